@@ -1,0 +1,5 @@
+"""`python -m dgdlint` is the `dgdlint` command."""
+
+from dgdlint.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,198 @@
+"""Render a Helm chart with the real Helm engine: the `helm` binary when it is on PATH, else the
+embedded Helm SDK (helm-python-sdk). Both take the same inputs and give the same output shape, so
+nothing downstream knows which engine ran."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+NOTES_SUFFIX = "NOTES.txt"
+
+
+class RenderError(Exception):
+    """The chart did not render: bad values, a failed template, a schema violation."""
+
+
+@dataclass(frozen=True)
+class RenderedTemplate:
+    """One template's output. `source` is the chart-relative path, e.g. `cosmos3-reasoner/templates/job.yaml`."""
+
+    source: str
+    text: str
+
+
+@dataclass
+class RenderRequest:
+    chart: str | os.PathLike[str]
+    values_files: Sequence[str | os.PathLike[str]] = ()
+    set_values: Sequence[str] = ()
+    set_string_values: Sequence[str] = ()
+    release: str = "cosmos3-reasoner"
+    namespace: str = "default"
+    extra_values: dict | None = field(default=None)  # merged last, as a last --set would be
+
+
+def available_engines() -> list[str]:
+    engines = []
+    if shutil.which("helm"):
+        engines.append("binary")
+    engines.append("sdk")
+    return engines
+
+
+def render_chart(request: RenderRequest, engine: str = "auto") -> list[RenderedTemplate]:
+    """Render every template of the chart, NOTES.txt excluded, in a stable order.
+
+    engine: "auto" (binary when on PATH, else SDK), "binary" or "sdk".
+    """
+    chart = Path(request.chart)
+    if not (chart / "Chart.yaml").is_file():
+        raise RenderError(f"{chart}: not a chart directory (no Chart.yaml)")
+    for values_file in request.values_files:
+        if not Path(values_file).is_file():
+            raise RenderError(f"{values_file}: values file not found")
+    if engine == "auto":
+        engine = "binary" if shutil.which("helm") else "sdk"
+    if engine == "binary":
+        return _render_with_binary(request)
+    if engine == "sdk":
+        return _render_with_sdk(request)
+    raise ValueError(f"unknown engine {engine!r}")
+
+
+def render_notes(request: RenderRequest) -> str:
+    """NOTES.txt as the SDK renders it (the binary prints it only on install)."""
+    rendered = _sdk_render_all(request)
+    return "".join(text for name, text in sorted(rendered.items()) if name.endswith(NOTES_SUFFIX))
+
+
+def merge_values(base: dict, override: dict) -> dict:
+    """Merge two values trees the way Helm merges successive -f files: maps deep, the rest replaced."""
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge_values(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def user_values(request: RenderRequest) -> dict:
+    """The values a user supplies (files in order, then --set, then --set-string), parsed by Helm."""
+    import helm_python
+
+    values: dict = {}
+    try:
+        for values_file in request.values_files:
+            text = Path(values_file).read_text(encoding="utf-8")
+            parsed = helm_python.values_from_yaml(text) if text.strip() else {}
+            values = merge_values(values, parsed or {})
+        for expression in request.set_values:
+            values = merge_values(values, helm_python.parse_set_string(expression))
+        for expression in request.set_string_values:
+            values = merge_values(values, helm_python.parse_set_string_values(expression))
+    except helm_python.HelmError as error:
+        raise RenderError(_clean_helm_message(str(error))) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RenderError(f"cannot read values: {error}") from None
+    if request.extra_values:
+        values = merge_values(values, request.extra_values)
+    return values
+
+
+def _sdk_render_all(request: RenderRequest) -> dict[str, str]:
+    import helm_python
+
+    values = user_values(request)
+    try:
+        with helm_python.Chart.load(str(request.chart)) as chart:
+            return chart.render(
+                values,
+                name=request.release,
+                namespace=request.namespace,
+                is_install=True,
+            )
+    except helm_python.HelmError as error:
+        raise RenderError(_clean_helm_message(str(error))) from None
+
+
+def _render_with_sdk(request: RenderRequest) -> list[RenderedTemplate]:
+    rendered = _sdk_render_all(request)
+    return [
+        RenderedTemplate(name, text)
+        for name, text in sorted(rendered.items())
+        if not name.endswith(NOTES_SUFFIX) and text.strip()
+    ]
+
+
+_SOURCE_HEADER = re.compile(r"^# Source: (.+)$", re.MULTILINE)
+
+
+def _render_with_binary(request: RenderRequest) -> list[RenderedTemplate]:
+    import tempfile
+
+    import yaml
+
+    command = [
+        "helm", "template", request.release, str(request.chart),
+        "--namespace", request.namespace,
+    ]
+    for values_file in request.values_files:
+        command += ["-f", str(values_file)]
+    for expression in request.set_values:
+        command += ["--set", expression]
+    for expression in request.set_string_values:
+        command += ["--set-string", expression]
+    extra_file = None
+    try:
+        if request.extra_values:
+            extra_file = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+            yaml.safe_dump(request.extra_values, extra_file)
+            extra_file.close()
+            command += ["-f", extra_file.name]
+        try:
+            completed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+        except subprocess.TimeoutExpired:
+            raise RenderError("helm template did not finish within 300 s") from None
+    finally:
+        if extra_file is not None:
+            os.unlink(extra_file.name)
+    if completed.returncode != 0:
+        raise RenderError(_clean_helm_message(completed.stderr.strip() or completed.stdout.strip()))
+    return split_template_stream(completed.stdout)
+
+
+def split_template_stream(stream: str) -> list[RenderedTemplate]:
+    """Split `helm template` output into one text per source template (documents of one template joined)."""
+    by_source: dict[str, list[str]] = {}
+    chunks = re.split(r"^---[ \t]*$", stream, flags=re.MULTILINE)
+    for chunk in chunks:
+        match = _SOURCE_HEADER.search(chunk)
+        if not match or not chunk.strip():
+            continue
+        source = match.group(1).strip()
+        body = chunk[match.end():].lstrip("\n")
+        by_source.setdefault(source, []).append(body)
+    return [RenderedTemplate(source, "---\n".join(parts)) for source, parts in sorted(by_source.items())]
+
+
+def _clean_helm_message(message: str) -> str:
+    message = message.strip()
+    for prefix in ("Error: ", "error: "):
+        if message.startswith(prefix):
+            message = message[len(prefix):]
+    return message
+
+
+def as_stream(templates: Sequence[RenderedTemplate]) -> str:
+    """The rendered set as one multi-document YAML stream with `# Source:` headers, like `helm template`."""
+    parts = []
+    for template in templates:
+        parts.append(f"---\n# Source: {template.source}\n{template.text.strip(chr(10))}\n")
+    return "".join(parts)
