@@ -1,0 +1,186 @@
+"""What the Cosmos3 rules need to know about a graph: which components run the NIM, which mode the
+graph is in, which Job downloads its model, and the support matrix (read from the chart's own
+data file, the single source of truth)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from dgdlint.model import Component, Container, Graph, Model, Workload
+
+NIM_CACHE_PATH = "/opt/nim/.cache"
+STREAMING_FRONTEND_MODULE = "streaming.dynamo.frontend"
+STOCK_FRONTEND_MODULE = "dynamo.frontend"
+DEFAULT_HTTP_PORT = "8000"
+DEFAULT_STREAMING_REQUEST_TIMEOUT = "180"
+_MATRIX_IN_CHART = Path("charts") / "cosmos3-reasoner" / "files" / "support-matrix.yaml"
+
+
+def is_nim_image(image: str | None) -> bool:
+    return bool(image) and (image.startswith("nvcr.io/nim/") or "/cosmos3" in image.split("@")[0])
+
+
+def runs_nim(container: Container) -> bool:
+    """A container that runs the Cosmos3 NIM (as worker, download or streaming frontend)."""
+    return (
+        is_nim_image(container.image)
+        or container.env_var("NIM_MODEL_TYPE") is not None
+        or container.env_var("NIM_DYNAMO_WORKER") is not None
+    )
+
+
+def is_nim_worker(component: Component) -> bool:
+    return component.is_worker and runs_nim(component.main)
+
+
+def is_cosmos_graph(graph: Graph) -> bool:
+    return any(is_nim_worker(component) for component in graph.components)
+
+
+def runs_streaming_frontend(container: Container) -> bool:
+    return any(STREAMING_FRONTEND_MODULE in part for part in container.command_line)
+
+
+def is_streaming(graph: Graph) -> bool:
+    """Streaming mode, as any of its parts declares it."""
+    for component in graph.components:
+        main = component.main
+        if component.is_frontend and runs_streaming_frontend(main):
+            return True
+        if is_nim_worker(component) and (main.env_value("NIM_ENABLE_STREAMING") or "").strip() in ("1", "true"):
+            return True
+        if main.env_var("NIM_DYNAMO_STREAMING_ENDPOINT") is not None:
+            return True
+    return False
+
+
+def nim_workers(graph: Graph) -> list[Component]:
+    return [component for component in graph.components if is_nim_worker(component)]
+
+
+def download_container(job: Workload) -> Container | None:
+    """The container of a Job that downloads the NIM model: the one with the model env, else a GPU, else NIM."""
+    nim = [c for c in job.all_containers if runs_nim(c)]
+    for container in nim:
+        if container.env_var("NIM_MODEL_VARIANT") is not None or container.env_var("NIM_PRECISION") is not None:
+            return container
+    for container in nim:
+        if container.gpu_request() is not None:
+            return container
+    return nim[0] if nim else None
+
+
+def download_jobs(model: Model, graph: Graph) -> list[tuple[Workload, Container]]:
+    """The Jobs in the graph's namespace that pull the NIM image and so prepare its cache."""
+    out = []
+    for job in model.jobs():
+        if job.obj.namespace != graph.obj.namespace:
+            continue
+        container = download_container(job)
+        if container is not None:
+            out.append((job, container))
+    cosmos_graphs = [g for g in model.graphs if g.obj.namespace == graph.obj.namespace and is_cosmos_graph(g)]
+    if len(cosmos_graphs) > 1:
+        # Several pools in one namespace: pair each Job with the graph whose cache claim it mounts.
+        claims = worker_claims(graph)
+        out = [(job, c) for job, c in out if {m.claim for m in c.mounts if m.claim} & claims]
+    return out
+
+
+def cache_mounts(container: Container):
+    return [mount for mount in container.mounts if mount.mount_path and mount.mount_path.rstrip("/") == NIM_CACHE_PATH]
+
+
+def worker_claims(graph: Graph) -> set[str]:
+    claims = set()
+    for component in nim_workers(graph):
+        for mount in cache_mounts(component.main):
+            if mount.claim:
+                claims.add(mount.claim)
+    return claims
+
+
+def parse_tags_selector(text: str | None) -> dict[str, str]:
+    out = {}
+    for part in (text or "").split(","):
+        if "=" in part:
+            key, value = part.split("=", 1)
+            out[key.strip()] = value.strip()
+    return out
+
+
+def env_text(container: Container, name: str) -> str | None:
+    value = container.env_value(name)
+    return value.strip() if isinstance(value, str) else None
+
+
+@dataclass(frozen=True)
+class Matrix:
+    data: dict
+
+    @property
+    def variants(self) -> dict:
+        return self.data.get("variants", {})
+
+    def precisions_of(self, variant: str) -> list[str]:
+        return list(self.variants.get(variant, {}).get("precisions", {}))
+
+    def gpu_counts(self, variant: str, precision: str) -> list[int]:
+        return list(self.variants.get(variant, {}).get("precisions", {}).get(precision, {}).get("gpus", []))
+
+    def has_dflash(self, variant: str) -> bool:
+        return bool(self.variants.get(variant, {}).get("dflash", True))
+
+    @property
+    def spec_methods(self) -> list[str]:
+        return list(self.data.get("specMethods", []))
+
+
+@functools.lru_cache(maxsize=1)
+def support_matrix() -> Matrix:
+    """The support matrix: the wheel's copy, or the chart's file when running from a source tree."""
+    import importlib.resources
+
+    import yaml
+
+    packaged = importlib.resources.files("dgdlint") / "data" / "support-matrix.yaml"
+    if packaged.is_file():
+        text = packaged.read_text(encoding="utf-8")
+    else:
+        source_tree = Path(__file__).resolve().parents[2] / _MATRIX_IN_CHART
+        text = source_tree.read_text(encoding="utf-8")
+    return Matrix(yaml.safe_load(text))
+
+
+_SEMVER = re.compile(
+    r"^[vV]?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
+)
+
+
+def image_tag(image: str) -> tuple[str | None, str | None]:
+    """(tag, digest) of an image reference; a port in the registry host is not a tag."""
+    name, _, digest = image.partition("@")
+    last = name.rsplit("/", 1)[-1]
+    tag = last.split(":", 1)[1] if ":" in last else None
+    return tag, (digest or None)
+
+
+def is_semver(tag: str | None) -> bool:
+    return bool(tag) and bool(_SEMVER.match(tag))
+
+
+# `<nim-image-build>` in NVIDIA's references, `${VLLM_IMAGE}` in envsubst templates: a value to fill in.
+_PLACEHOLDER = re.compile(r"<[A-Za-z][A-Za-z0-9 _.:/-]*>|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+
+
+def placeholder_in(text: str | None) -> str | None:
+    """The first placeholder in `text`, if any."""
+    if not text:
+        return None
+    match = _PLACEHOLDER.search(text)
+    return match.group(0) if match else None

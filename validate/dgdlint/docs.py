@@ -1,0 +1,82 @@
+"""Rule documentation generated from the registry: the catalogue (text, JSON, Markdown) and `explain`."""
+
+from __future__ import annotations
+
+import json
+
+from dgdlint.rules import REGISTRY, Rule
+
+# Findings that do not come from a rule of the registry, documented with it.
+STAGE_FINDINGS = {
+    "yaml-syntax": ("parse", "error", "The file is not valid YAML (the message names the problem and position)."),
+    "yaml-duplicate-key": ("parse", "error", "A mapping repeats a key; the API server rejects it."),
+    "yaml-encoding": ("parse", "error", "The file is not UTF-8 text (binary, or invalid bytes)."),
+    "yaml-limits": ("parse", "error", "The document exceeds a safety bound (size, depth, alias expansion)."),
+    "file-unreadable": ("parse", "error", "The file cannot be read."),
+    "not-an-object": ("parse", "error", "A document is not a Kubernetes object (a list, a scalar, or no kind)."),
+    "helm-render": ("parse", "error", "The chart did not render with the given values."),
+    "crd-schema": ("schema", "error", "A custom resource violates the schema of its CRD version."),
+    "kubernetes-schema": ("schema", "error", "A built-in object violates Kubernetes' schema."),
+    "crd-version-unknown": ("schema", "error", "The apiVersion is not a version of the given CRD."),
+    "crd-version-not-served": ("schema", "error", "The CRD does not serve this apiVersion."),
+    "schema-skipped": ("schema", "info", "No CRD was given: custom resources were not schema-checked."),
+    "schema-unavailable": ("schema", "info", "No schema is at hand for this kind: skipped."),
+    "internal-error": ("rule", "error", "A rule failed on this input (a dgdlint bug); its findings are missing."),
+}
+
+
+def find_rule(name: str) -> Rule | None:
+    for rule_ in REGISTRY.values():
+        if name in (rule_.name, rule_.code):
+            return rule_
+    return None
+
+
+def rules_text() -> str:
+    width = max(len(r.name) for r in REGISTRY.values())
+    lines = [f"{r.code}  {r.name:<{width}}  {r.severity:<7}  {r.title}" for r in REGISTRY.values()]
+    return "\n".join(lines) + "\n"
+
+
+def rules_json() -> str:
+    return json.dumps([
+        {"name": r.name, "code": r.code, "severity": r.severity, "family": r.family, "title": r.title,
+         "rationale": r.rationale, "remediation": r.remediation, "reads": list(r.reads)}
+        for r in REGISTRY.values()
+    ], indent=2) + "\n"
+
+
+def rules_markdown() -> str:
+    lines = ["| code | rule | severity | what it checks |", "|---|---|---|---|"]
+    for r in REGISTRY.values():
+        lines.append(f"| {r.code} | `{r.name}` | {r.severity} | {r.title} |")
+    lines += ["", "Findings of the parse and schema stages:", "",
+              "| rule | stage | severity | meaning |", "|---|---|---|---|"]
+    for name, (stage, severity, meaning) in STAGE_FINDINGS.items():
+        lines.append(f"| `{name}` | {stage} | {severity} | {meaning} |")
+    return "\n".join(lines) + "\n"
+
+
+def explain(rule_: Rule) -> str:
+    parts = [
+        f"{rule_.name} ({rule_.code}, {rule_.severity})",
+        "",
+        rule_.title + ".",
+        "",
+        "Why it matters:",
+        f"  {rule_.rationale}",
+        "",
+        "What to do:",
+        f"  {rule_.remediation}",
+        "",
+        f"Reads: {', '.join(rule_.reads)}",
+    ]
+    if rule_.fail_example:
+        parts += ["", "Fails:", _indent(rule_.fail_example)]
+    if rule_.pass_example:
+        parts += ["", "Passes:", _indent(rule_.pass_example)]
+    return "\n".join(parts) + "\n"
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())

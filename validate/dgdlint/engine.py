@@ -1,0 +1,49 @@
+"""The pipeline: load -> model -> schema stage -> rule stage -> findings, for files or a chart render."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dgdlint.findings import Finding
+from dgdlint.load import LoadResult, load_paths, load_text
+from dgdlint.model import Model, build_model
+
+
+@dataclass
+class CheckResult:
+    findings: list[Finding]
+    model: Model
+    files: list[str] = field(default_factory=list)
+    schema_skipped: bool = False
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    @property
+    def failed(self) -> bool:
+        return self.count("error") > 0
+
+
+def check_loaded(loaded: LoadResult, schema_stage=None, namespace: str = "default") -> CheckResult:
+    from dgdlint.rules import run_rules
+
+    model = build_model(loaded, namespace)
+    findings = list(model.findings)
+    if schema_stage is not None:
+        findings.extend(schema_stage.check(model.objects))
+    findings.extend(run_rules(model))
+    findings.sort(key=Finding.sort_key)
+    skipped = schema_stage is None or not schema_stage.has_crds
+    return CheckResult(findings, model, list(loaded.files), schema_skipped=skipped)
+
+
+def check_paths(paths, schema_stage=None, namespace: str = "default", stdin=None) -> CheckResult:
+    return check_loaded(load_paths(paths, stdin=stdin), schema_stage, namespace)
+
+
+def check_texts(texts: dict[str, str], schema_stage=None, namespace: str = "default") -> CheckResult:
+    """Check in-memory manifests, {file name: YAML text}, as one set."""
+    loaded = LoadResult()
+    for name, text in texts.items():
+        load_text(name, text, loaded)
+    return check_loaded(loaded, schema_stage, namespace)

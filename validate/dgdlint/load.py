@@ -1,0 +1,437 @@
+"""Load YAML manifests into plain Python values that remember the file, line and column of every node.
+
+Safe loading only: libyaml's C parser produces events and this module builds the documents from
+them with an explicit stack, so deep nesting cannot overflow the interpreter, alias expansion is
+bounded, and duplicate keys, non-mapping documents and undecodable bytes become parse findings
+rather than exceptions."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from dgdlint.findings import Finding
+
+try:  # libyaml's C parser; the pure-Python one is a slow but correct fallback
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - every supported platform ships the C extension
+    from yaml import SafeLoader as _Loader
+
+# Bounds that keep hostile input cheap; each is generous for real manifests.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 200
+MAX_NODES_PER_DOCUMENT = 1_000_000
+YAML_SUFFIXES = (".yaml", ".yml", ".json")
+
+Path_ = tuple  # a field path: keys (str) and list indexes (int)
+
+
+@dataclass
+class Document:
+    """One YAML document: its value and the position of every node in it."""
+
+    file: str
+    index: int  # 0-based position in the file's stream
+    value: object
+    line: int  # 1-based line where the document's content starts
+    column: int
+    positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+
+    def position(self, path: tuple) -> tuple[int, int]:
+        """Line and column of the node at `path`, or of its nearest ancestor that exists."""
+        while True:
+            found = self.positions.get(path)
+            if found is not None:
+                return found
+            if not path:
+                return self.line, self.column
+            path = path[:-1]
+
+
+@dataclass
+class LoadResult:
+    documents: list[Document] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+def parse_finding(file: str, line: int, column: int, message: str, remediation: str = "",
+                  rule: str = "yaml-syntax", path: str = "") -> Finding:
+    return Finding(rule=rule, severity="error", stage="parse", file=file, line=line, column=column,
+                   path=path, message=message, remediation=remediation)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scalars: YAML 1.1 core resolution, as PyYAML's safe loader does it (and as Kubernetes' YAML
+# library resolves plain scalars for the values that matter here: null, bool, int, float).
+
+_resolver = yaml.resolver.Resolver()
+_constructor = yaml.constructor.SafeConstructor()
+_SCALAR_BUILDERS = {
+    "tag:yaml.org,2002:null": lambda node: None,
+    "tag:yaml.org,2002:bool": _constructor.construct_yaml_bool,
+    "tag:yaml.org,2002:int": _constructor.construct_yaml_int,
+    "tag:yaml.org,2002:float": _constructor.construct_yaml_float,
+}
+
+
+def _scalar_value(event: yaml.ScalarEvent) -> object:
+    tag = event.tag
+    if tag is None or tag == "!":
+        tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+    builder = _SCALAR_BUILDERS.get(tag)
+    if builder is None:
+        return event.value  # str, timestamps and binary stay text, as JSON would carry them
+    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+    try:
+        return builder(node)
+    except (ValueError, yaml.YAMLError):
+        return event.value
+
+
+class _Budget(Exception):
+    def __init__(self, mark, message: str):
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+
+
+def _count_nodes(value: object) -> int:
+    count, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
+
+
+def _build_documents(file: str, text: str, result: LoadResult) -> None:
+    """Turn the event stream of `text` into Documents, appending findings for what is malformed."""
+    events = yaml.parse(text, Loader=_Loader)
+    index = -1
+    try:
+        for event in events:
+            if isinstance(event, yaml.DocumentStartEvent):
+                index += 1
+                document = _build_one(file, index, events, result)
+                if document is not None:
+                    result.documents.append(document)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = error.problem or error.context or "malformed YAML"
+        message = f"YAML syntax error: {problem}"
+        if error.context and error.problem:
+            message += f" ({error.context})"
+        remediation = "Fix the YAML syntax at this position."
+        if "tab" in problem:
+            remediation = "Indent with spaces: YAML does not allow tabs for indentation."
+        result.findings.append(parse_finding(file, line, column, message, remediation))
+    except yaml.YAMLError as error:  # reader errors without a mark (e.g. control characters)
+        result.findings.append(parse_finding(file, 1, 1, f"YAML error: {_one_line(str(error))}",
+                                             "Make the file valid UTF-8 YAML text."))
+
+
+def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> Document | None:
+    positions: dict[tuple, tuple[int, int]] = {}
+    anchors: dict[str, tuple[object, int]] = {}
+    stack: list[list] = []
+    root: object = None
+    root_mark = None
+    nodes = 0
+    try:
+        for event in events:
+            if isinstance(event, yaml.DocumentEndEvent):
+                break
+            if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                frame = stack.pop()
+                if frame[6]:
+                    anchors[frame[6]] = (frame[0], nodes - frame[5] + 1)
+                continue
+
+            # A key of a mapping being read: remember it and wait for the value.
+            if stack and isinstance(stack[-1][0], dict) and stack[-1][2] is _NO_KEY:
+                frame = stack[-1]
+                if isinstance(event, yaml.ScalarEvent):
+                    key = _scalar_value(event)
+                    key = key if isinstance(key, str) else _key_text(key)
+                elif isinstance(event, yaml.AliasEvent):
+                    key = event.anchor  # an aliased key: keep its name, do not expand
+                else:
+                    raise _Budget(event.start_mark, "a mapping key must be a scalar, not a collection")
+                if key in frame[4]:
+                    line, column = event.start_mark.line + 1, event.start_mark.column + 1
+                    first = frame[4][key]
+                    result.findings.append(parse_finding(
+                        file, line, column,
+                        f"duplicate key {key!r} (first at line {first[0]}); the API server rejects it "
+                        "and YAML tools disagree on which value wins",
+                        "Keep one entry for this key.", rule="yaml-duplicate-key",
+                        path=format_path(frame[1] + (key,))))
+                frame[2] = key
+                frame[3] = (event.start_mark.line + 1, event.start_mark.column + 1)
+                frame[4][key] = frame[3]
+                continue
+
+            nodes += 1
+            if nodes > MAX_NODES_PER_DOCUMENT:
+                raise _Budget(event.start_mark, f"document has more than {MAX_NODES_PER_DOCUMENT} nodes")
+
+            # Where the new value goes.
+            if stack:
+                frame = stack[-1]
+                container = frame[0]
+                if isinstance(container, dict):
+                    path = frame[1] + (frame[2],)
+                    mark = frame[3]
+                else:
+                    path = frame[1] + (len(container),)
+                    mark = (event.start_mark.line + 1, event.start_mark.column + 1)
+            else:
+                path = ()
+                mark = (event.start_mark.line + 1, event.start_mark.column + 1)
+                root_mark = mark
+
+            if isinstance(event, yaml.ScalarEvent):
+                value = _scalar_value(event)
+                weight = 1
+            elif isinstance(event, yaml.AliasEvent):
+                if event.anchor not in anchors:
+                    raise _Budget(event.start_mark, f"alias *{event.anchor} has no anchor")
+                value, weight = anchors[event.anchor]
+                if weight < 0:
+                    raise _Budget(event.start_mark, f"alias *{event.anchor} refers to a collection that contains it")
+                nodes += weight
+                if nodes > MAX_NODES_PER_DOCUMENT:
+                    raise _Budget(event.start_mark,
+                                  f"aliases expand the document beyond {MAX_NODES_PER_DOCUMENT} nodes "
+                                  "(an alias bomb?)")
+            elif isinstance(event, yaml.MappingStartEvent):
+                value = {}
+                weight = 0
+            elif isinstance(event, yaml.SequenceStartEvent):
+                value = []
+                weight = 0
+            else:  # pragma: no cover - no other event can appear inside a document
+                continue
+
+            positions[path] = mark
+            if stack:
+                frame = stack[-1]
+                if isinstance(frame[0], dict):
+                    frame[0][frame[2]] = value
+                    frame[2] = _NO_KEY
+                else:
+                    frame[0].append(value)
+            else:
+                root = value
+
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                if len(stack) >= MAX_DEPTH:
+                    raise _Budget(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
+                # Frame: container, path, pending key, key mark, keys seen, node count at start, anchor.
+                stack.append([value, path, _NO_KEY, None, {}, nodes, event.anchor])
+                if event.anchor:
+                    anchors[event.anchor] = (value, -1)  # its weight is known when it closes
+            elif isinstance(event, yaml.ScalarEvent) and event.anchor:
+                anchors[event.anchor] = (value, 1)
+    except _Budget as budget:
+        line, column = budget.mark.line + 1, budget.mark.column + 1
+        result.findings.append(parse_finding(file, line, column, f"document {index + 1} rejected: "
+                                             f"{budget.message}", "Simplify the document.",
+                                             rule="yaml-limits"))
+        _skip_to_document_end(events, len(stack))
+        return None
+    if root is None and root_mark is None:
+        return None
+    line, column = root_mark if root_mark else (1, 1)
+    return Document(file=file, index=index, value=root, line=line, column=column, positions=positions)
+
+
+def _skip_to_document_end(events: Iterator, depth: int) -> None:
+    for event in events:
+        if isinstance(event, yaml.DocumentEndEvent):
+            return
+
+
+class _NoKey:
+    __slots__ = ()
+
+
+_NO_KEY = _NoKey()
+
+
+def _key_text(key: object) -> str:
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return str(key)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def format_path(path: Iterable) -> str:
+    """`('spec', 'services', 'W', 'envs', 3, 'value')` -> `spec.services.W.envs[3].value`."""
+    out = []
+    for part in path:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        else:
+            text = str(part)
+            if out and (not re.fullmatch(r"[A-Za-z0-9_-]+", text)):
+                out.append(f"[{text!r}]" if "." in text or " " in text or "[" in text else f".{text}")
+            else:
+                out.append(f".{text}" if out else text)
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Files and directories.
+
+
+def decode(file: str, data: bytes, result: LoadResult) -> str | None:
+    """Bytes to text: UTF-8 (a BOM is fine), CRLF kept for libyaml; anything else is a finding."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    if b"\x00" in data[:8192]:
+        result.findings.append(parse_finding(file, 1, 1, "binary content (NUL bytes), not YAML text",
+                                             "Pass only YAML or JSON manifests.", rule="yaml-encoding"))
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        result.findings.append(parse_finding(
+            file, line, column, f"invalid UTF-8 (byte 0x{data[error.start]:02x})",
+            "Save the file as UTF-8.", rule="yaml-encoding"))
+        return None
+
+
+def load_text(file: str, text: str, result: LoadResult | None = None) -> LoadResult:
+    result = result if result is not None else LoadResult()
+    result.files.append(file)
+    _build_documents(file, text, result)
+    return result
+
+
+def load_bytes(file: str, data: bytes, result: LoadResult | None = None) -> LoadResult:
+    result = result if result is not None else LoadResult()
+    if len(data) > MAX_FILE_BYTES:
+        result.files.append(file)
+        result.findings.append(parse_finding(
+            file, 1, 1, f"file is {len(data) // (1024 * 1024)} MiB, over the {MAX_FILE_BYTES // (1024 * 1024)} "
+            "MiB limit for one manifest file", "Split the file, or check that it is a manifest.",
+            rule="yaml-limits"))
+        return result
+    text = decode(file, data, result)
+    if text is None:
+        result.files.append(file)
+        return result
+    return load_text(file, text, result)
+
+
+class UsageError(Exception):
+    """A path that does not exist or cannot be used at all: a usage error (exit 2)."""
+
+
+def expand_paths(paths: Iterable[str]) -> list[str]:
+    """Files to read: files as given, directories walked for YAML/JSON (symlink loops visited once)."""
+    files: list[str] = []
+    for raw in paths:
+        if raw == "-":
+            files.append("-")
+            continue
+        path = Path(raw)
+        if not os.path.lexists(path):
+            raise UsageError(f"{raw}: no such file or directory")
+        if path.is_dir():
+            files.extend(_walk(path))
+        else:
+            files.append(raw)
+    return files
+
+
+def _walk(root: Path) -> list[str]:
+    found: list[str] = []
+    seen: set[str] = set()
+    pending = [root]
+    while pending:
+        directory = pending.pop()
+        try:
+            real = os.path.realpath(directory)
+        except OSError:
+            continue
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        except OSError:
+            continue
+        subdirectories = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir():
+                    subdirectories.append(Path(entry.path))
+                elif entry.name.endswith(YAML_SUFFIXES):
+                    found.append(entry.path)
+            except OSError:
+                continue
+        pending.extend(reversed(subdirectories))
+    return sorted(found)
+
+
+def load_paths(paths: Iterable[str], stdin=None, max_file_bytes: int | None = None) -> LoadResult:
+    """Load every file under `paths` into one set. Unreadable files become findings."""
+    result = LoadResult()
+    limit = max_file_bytes or MAX_FILE_BYTES
+    for file in expand_paths(paths):
+        if file == "-":
+            stream = stdin if stdin is not None else sys.stdin.buffer
+            data = stream.read(limit + 1)
+            load_bytes("<stdin>", data, result)
+            continue
+        try:
+            info = os.stat(file)
+            if not stat.S_ISREG(info.st_mode):
+                result.files.append(file)
+                result.findings.append(parse_finding(file, 1, 1, "not a regular file",
+                                                     "Pass YAML files or directories.", rule="file-unreadable"))
+                continue
+            if info.st_size > limit:
+                result.files.append(file)
+                result.findings.append(parse_finding(
+                    file, 1, 1, f"file is {info.st_size // (1024 * 1024)} MiB, over the "
+                    f"{limit // (1024 * 1024)} MiB limit for one manifest file",
+                    "Split the file, or check that it is a manifest.", rule="yaml-limits"))
+                continue
+            with open(file, "rb") as handle:
+                data = handle.read(limit + 1)
+        except OSError as error:
+            result.files.append(file)
+            result.findings.append(parse_finding(file, 1, 1, f"cannot read file: {error.strerror}",
+                                                 "Check the path and its permissions.", rule="file-unreadable"))
+            continue
+        load_bytes(file, data, result)
+    return result

@@ -1,0 +1,14 @@
+"""JSON for machines: `{"findings": [...], "summary": {...}}`, lines and columns from 1."""
+
+from __future__ import annotations
+
+import json
+
+from dgdlint.engine import CheckResult
+
+
+def render(result: CheckResult, **_options) -> str:
+    from dgdlint.report import summary
+
+    document = {"findings": [finding.to_dict() for finding in result.findings], "summary": summary(result)}
+    return json.dumps(document, indent=2) + "\n"

@@ -1,0 +1,27 @@
+"""Text for people: one line per finding, `file:line:col: severity rule message`, then a summary."""
+
+from __future__ import annotations
+
+from dgdlint.engine import CheckResult
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def render(result: CheckResult, show_fix: bool = False) -> str:
+    from dgdlint.report import summary
+
+    lines = []
+    for finding in result.findings:
+        lines.append(f"{finding.file}:{finding.line}:{finding.column}: {finding.severity} {finding.rule} "
+                     f"{finding.message}")
+        if show_fix and finding.remediation:
+            lines.append(f"    fix: {finding.remediation}")
+    data = summary(result)
+    schema = "schema stage skipped (no CRD given)" if data["schema"] == "skipped" else "schema checked"
+    lines.append(
+        f"{_plural(data['errors'], 'error')}, {_plural(data['warnings'], 'warning')}, {data['infos']} info "
+        f"in {_plural(data['files'], 'file')} ({_plural(data['objects'], 'object')}; {schema})"
+    )
+    return "\n".join(lines) + "\n"

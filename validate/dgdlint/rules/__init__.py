@@ -1,0 +1,13 @@
+"""The rules, registered by importing their modules here (an explicit list, in catalogue order)."""
+
+from dgdlint.rules import (  # noqa: F401  (imported for their registrations)
+    admission,
+    cache,
+    hygiene,
+    images,
+    model_selection,
+    streaming,
+)
+from dgdlint.rules.registry import REGISTRY, Hit, Rule, run_rules
+
+__all__ = ["REGISTRY", "Hit", "Rule", "run_rules"]

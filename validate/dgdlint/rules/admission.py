@@ -1,0 +1,93 @@
+"""Admission facts (DOMAIN section 4) that the operator enforces only at apply, or not at all, and that
+hold without a CRD at hand: at least one component, quantities that parse, a known backend
+framework, names within Grove's budget."""
+
+from __future__ import annotations
+
+import re
+
+from dgdlint.model import Model, as_map, as_str
+from dgdlint.rules.registry import Hit, rule
+
+# Kubernetes resource.Quantity: a signed decimal (or exponent) with an optional binary/decimal suffix.
+_QUANTITY = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|[KMGTPE]i|[numkMGTPE])?$")
+BACKEND_FRAMEWORKS = ("vllm", "sglang", "trtllm")
+GROVE_NAME_BUDGET = 45
+
+
+@rule(
+    name="no-components", code="DGD601", severity="error", family="admission",
+    title="A graph has at least one component",
+    rationale="The operator rejects a DynamoGraphDeployment with no services/components.",
+    remediation="Add the frontend and worker components.",
+)
+def no_components(model: Model):
+    for graph in model.graphs:
+        if not graph.components:
+            key = "services" if graph.shape == "services" else "components"
+            yield Hit(graph.obj, ("spec", key) if key in graph.spec else ("spec",),
+                      f"{graph.obj.label} has no {key}")
+
+
+def _quantities(model: Model):
+    for graph in model.graphs:
+        for component in graph.components:
+            if graph.shape == "services":
+                resources = as_map(component.obj.get(component.path + ("resources",)))
+                for table in ("requests", "limits"):
+                    for key, value in as_map(resources.get(table)).items():
+                        if key in ("gpuType", "custom"):
+                            continue
+                        yield graph.obj, component, component.path + ("resources", table, key), value
+                    for key, value in as_map(as_map(resources.get(table)).get("custom")).items():
+                        yield graph.obj, component, component.path + ("resources", table, "custom", key), value
+            if component.shared_memory is not None:
+                yield graph.obj, component, component.shared_memory_path, component.shared_memory
+
+
+@rule(
+    name="resource-quantity-invalid", code="DGD602", severity="error", family="admission",
+    title="v1alpha1 resource and shared-memory sizes are Kubernetes quantities",
+    rationale="""v1alpha1 service resources are strings; one that does not parse as a quantity ("16 GB",
+    "96gi") is silently dropped by the operator, and the pod runs without that request or limit.""",
+    remediation="Write quantities as Kubernetes does: \"16\", \"500m\", \"96Gi\", \"64Gi\".",
+)
+def resource_quantity_invalid(model: Model):
+    for obj, component, path, value in _quantities(model):
+        text = as_str(value)
+        if text is None or not _QUANTITY.match(text.strip()):
+            yield Hit(obj, path, f"{component.label}: {path[-1]} {text!r} is not a Kubernetes quantity and "
+                                 "would be dropped")
+
+
+@rule(
+    name="backend-framework-invalid", code="DGD603", severity="error", family="admission",
+    title="backendFramework is vllm, sglang or trtllm",
+    rationale="""The operator accepts only these frameworks, and the field is immutable: a wrong value
+    set once cannot be fixed in place.""",
+    remediation="Set spec.backendFramework to vllm, sglang or trtllm (Cosmos3 uses vllm).",
+)
+def backend_framework_invalid(model: Model):
+    for graph in model.graphs:
+        if "backendFramework" in graph.spec and graph.backend_framework not in BACKEND_FRAMEWORKS:
+            yield Hit(graph.obj, ("spec", "backendFramework"),
+                      f"{graph.obj.label}: backendFramework {graph.backend_framework!r} is not one of "
+                      f"{', '.join(BACKEND_FRAMEWORKS)}")
+
+
+@rule(
+    name="grove-name-budget", code="DGD604", severity="warning", family="admission",
+    title="Graph and component names fit Grove's 45-character budget",
+    rationale="""When the operator deploys through Grove, the graph name and each component name form
+    the names of Grove's resources, and Grove rejects a combined length over 45 characters.""",
+    remediation="Shorten the DynamoGraphDeployment name (the Helm release) or the component name.",
+)
+def grove_name_budget(model: Model):
+    for graph in model.graphs:
+        for component in graph.components:
+            total = len(graph.obj.name) + len(component.name)
+            if total > GROVE_NAME_BUDGET:
+                key_path = component.path if graph.shape == "services" else component.path + ("name",)
+                yield Hit(graph.obj, key_path,
+                          f"{graph.obj.name!r} + {component.name!r} is {total} characters, over Grove's "
+                          f"{GROVE_NAME_BUDGET}")

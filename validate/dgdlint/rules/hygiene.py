@@ -1,0 +1,199 @@
+"""Hygiene (invariants 6, 7 and 9): no placeholder reaches a cluster, secrets only by reference, pull
+secrets where the NIM image is pulled, no GPU on the frontend, distinct NIM ports, one object per
+name and one env entry per name."""
+
+from __future__ import annotations
+
+from dgdlint.cosmos import DEFAULT_HTTP_PORT, env_text, placeholder_in, runs_nim
+from dgdlint.model import Model, as_map, as_str
+from dgdlint.rules.registry import Hit, rule
+
+# Shell scripts legitimately contain `<`, so command/args are left alone.
+_SCRIPT_KEYS = {"command", "args"}
+
+
+def _strings(value: object, path: tuple = ()):
+    stack = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            for key, sub in node.items():
+                if key in _SCRIPT_KEYS:
+                    continue
+                stack.append((sub, where + (key,)))
+        elif isinstance(node, list):
+            for index, sub in enumerate(node):
+                stack.append((sub, where + (index,)))
+        elif isinstance(node, str):
+            yield node, where
+
+
+@rule(
+    name="placeholder-value", code="DGD501", severity="error", family="hygiene",
+    title="No `<placeholder>` (or `${VAR}`) is left in a manifest",
+    rationale="""Reference manifests mark values to fill in as `<...>` (an image build, a storage class),
+    envsubst templates as `${VAR}`.
+    Applied as is, they fail late and obscurely: an image that cannot be pulled, a claim that stays
+    Pending.""",
+    remediation="Replace the placeholder with the real value (or render the chart, which has no placeholders).",
+    reads=("*",),
+)
+def placeholder_value(model: Model):
+    for obj in model.objects:
+        for text, path in _strings(obj.value):
+            found = placeholder_in(text)
+            if found:
+                yield Hit(obj, path, f"{obj.label}: {found} is a placeholder, not a value")
+
+
+_SECRET_ENV = ("NGC_API_KEY",)
+
+
+@rule(
+    name="ngc-api-key-literal", code="DGD502", severity="error", family="hygiene",
+    title="NGC_API_KEY comes from a Secret through secretKeyRef",
+    rationale="""A literal key in a manifest is a leaked key: it lands in Git, in `kubectl get -o yaml`,
+    in Helm's release history. Only `valueFrom.secretKeyRef` keeps it in a Secret.""",
+    remediation="Use `valueFrom: {secretKeyRef: {name: ngc-api-secret, key: NGC_API_KEY}}` and rotate the "
+                "exposed key.",
+    reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
+)
+def ngc_api_key_literal(model: Model):
+    for owner, container, _pod in model.all_containers():
+        for entry in container.env:
+            if entry.name not in _SECRET_ENV:
+                continue
+            if entry.value_from is None:
+                # Never echo the value.
+                yield Hit(container.obj, entry.path, f"{owner.label}: {entry.name} is given as a literal value")
+            elif "secretKeyRef" not in entry.value_from:
+                kind = next(iter(entry.value_from), "valueFrom")
+                yield Hit(container.obj, entry.path + ("valueFrom",),
+                          f"{owner.label}: {entry.name} comes from {kind}, not from a Secret")
+
+
+DISABLE_DISCOVERY = "nvidia.com/disable-image-pull-secret-discovery"
+
+
+@rule(
+    name="image-pull-secret-missing", code="DGD503", severity="error", family="hygiene",
+    title="Pods that pull the NIM image have a pull secret",
+    rationale="""nvcr.io/nim images need registry credentials. A Job or Pod without imagePullSecrets
+    (and without a service account that supplies them) stays in ImagePullBackOff. DGD pods get one from
+    the operator's pull-secret discovery unless the DGD turns it off.""",
+    remediation="Add `imagePullSecrets: [{name: ngc-registry-secret}]` to the pod spec, or name a service "
+                "account that carries it.",
+    reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
+)
+def image_pull_secret_missing(model: Model):
+    for workload in model.workloads:
+        pulls = [c for c in workload.all_containers if c.image and c.image.startswith("nvcr.io/")]
+        if not pulls or workload.pod.image_pull_secrets:
+            continue
+        account = workload.pod.service_account
+        if account and account != "default":
+            continue
+        yield Hit(workload.obj, workload.pod.path,
+                  f"{workload.label} pulls {pulls[0].image!r} but has no imagePullSecrets and no service account "
+                  "that supplies one")
+    for graph in model.graphs:
+        disabled = as_str(graph.obj.annotations.get(DISABLE_DISCOVERY)) == "true"
+        if not disabled:
+            continue
+        for component in graph.components:
+            if component.main.image and component.main.image.startswith("nvcr.io/") \
+                    and not component.pod.image_pull_secrets:
+                yield Hit(graph.obj, component.path,
+                          f"{component.label} pulls {component.main.image!r}, pull-secret discovery is off "
+                          f"({DISABLE_DISCOVERY}) and it lists no imagePullSecrets")
+
+
+@rule(
+    name="frontend-requests-gpu", code="DGD504", severity="error", family="hygiene",
+    title="The frontend requests no GPU",
+    rationale="""The frontend only routes HTTP; a GPU request holds a GPU idle and can keep the frontend
+    Pending on a full cluster.""",
+    remediation="Remove the GPU request from the frontend component.",
+)
+def frontend_requests_gpu(model: Model):
+    for graph in model.graphs:
+        for frontend in graph.frontends:
+            found = frontend.main.gpu_request()
+            if found and found[1] > 0:
+                yield Hit(graph.obj, found[2], f"{frontend.label} requests {found[1]} x {found[0]}")
+
+
+@rule(
+    name="nim-proxy-port-conflict", code="DGD505", severity="error", family="hygiene",
+    title="The NIM's Dynamo proxy port differs from its HTTP port",
+    rationale="""In Dynamo mode the NIM runs an HTTP server (NIM_HTTP_API_PORT, default 8000) and a proxy
+    (NIM_DYNAMO_PROXY_PORT); on one port the second bind fails and the worker exits.""",
+    remediation="Keep NIM_DYNAMO_PROXY_PORT (e.g. 8080) different from NIM_HTTP_API_PORT (e.g. 8000).",
+)
+def nim_proxy_port_conflict(model: Model):
+    for owner, container, _pod in model.all_containers():
+        if not runs_nim(container):
+            continue
+        proxy = env_text(container, "NIM_DYNAMO_PROXY_PORT")
+        http = env_text(container, "NIM_HTTP_API_PORT") or DEFAULT_HTTP_PORT
+        if proxy is not None and proxy == http:
+            entry = container.env_var("NIM_DYNAMO_PROXY_PORT")
+            yield Hit(container.obj, entry.path,
+                      f"{owner.label}: NIM_DYNAMO_PROXY_PORT and NIM_HTTP_API_PORT are both {http}")
+
+
+@rule(
+    name="duplicate-object", code="DGD506", severity="error", family="hygiene",
+    title="One object per kind, namespace and name in one set",
+    rationale="""All inputs of one run are one apply: two objects with the same kind, namespace and name
+    replace each other. NVIDIA's regular and streaming references both define `cosmos3-reasoner`;
+    applying both leaves only the last, and its pods replace the first's.""",
+    remediation="Rename one object, or apply only one of the two (regular or streaming).",
+    reads=("*",),
+)
+def duplicate_object(model: Model):
+    first: dict[tuple, object] = {}
+    for obj in model.objects:
+        if not obj.name:
+            continue
+        group = obj.group
+        key = (group, obj.kind, obj.namespace, obj.name)
+        if key in first:
+            other = first[key]
+            yield Hit(obj, ("metadata", "name"),
+                      f"{obj.kind} {obj.namespace}/{obj.name} is defined again (first in {other.file}); one "
+                      "replaces the other when applied together",
+                      related=[other.location(("metadata", "name"), "first definition")])
+        else:
+            first[key] = obj
+
+
+@rule(
+    name="duplicate-env", code="DGD507", severity="error", family="hygiene",
+    title="One env entry per name in a container",
+    rationale="""Server-side apply (Helm 4's default, and `kubectl apply --server-side`) rejects an env
+    list with two entries of one name; client-side apply silently keeps the last.""",
+    remediation="Keep one entry for the name (replace the existing entry instead of appending).",
+    reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
+)
+def duplicate_env(model: Model):
+    seen_lists = set()
+    for owner, container, _pod in model.all_containers():
+        for path, raw in container.env_lists:
+            key = (id(container.obj), path)
+            if key in seen_lists:
+                continue
+            seen_lists.add(key)
+            first: dict[str, int] = {}
+            for index, item in enumerate(raw):
+                name = as_str(as_map(item).get("name"))
+                if not name:
+                    continue
+                if name in first:
+                    yield Hit(container.obj, path + (index, "name"),
+                              f"{owner.label}: env {name} appears twice (first at entry {first[name]})",
+                              related=[container.obj.location(path + (first[name], "name"), "first entry")])
+                else:
+                    first[name] = index
+
+

@@ -1,0 +1,141 @@
+"""Images (invariant 2 and the operator's image admission facts): one NIM image everywhere it runs,
+pinned, and a runtime version the operator can read."""
+
+from __future__ import annotations
+
+from dgdlint.cosmos import (
+    download_jobs,
+    image_tag,
+    is_cosmos_graph,
+    is_nim_image,
+    is_semver,
+    is_streaming,
+    nim_workers,
+    placeholder_in,
+)
+from dgdlint.model import Model
+from dgdlint.rules.registry import Hit, rule
+
+
+@rule(
+    name="nim-image-mismatch", code="DGD201", severity="error", family="images",
+    title="One NIM image across workers, download Job and streaming frontend",
+    rationale="""The download Job fills the cache with the profile of the image it runs; workers on
+    another image look for another profile and download again, or fail. The streaming adapter must
+    match the workers' protocol version.""",
+    remediation="Use the same NIM image reference (tag or digest) in every worker, the download Job and "
+                "the streaming frontend.",
+    reads=("DynamoGraphDeployment", "Job"),
+)
+def nim_image_mismatch(model: Model):
+    for graph in model.graphs:
+        if not is_cosmos_graph(graph):
+            continue
+        workers = nim_workers(graph)
+        reference = workers[0]
+        expected = reference.main.image
+        anchor = graph.obj.location(reference.main.image_path, f"{reference.name}'s image")
+        for worker in workers[1:]:
+            if worker.main.image != expected:
+                yield Hit(graph.obj, worker.main.image_path,
+                          f"{worker.label} runs {worker.main.image!r} but {reference.name} runs {expected!r}",
+                          related=[anchor])
+        if is_streaming(graph):
+            for frontend in graph.frontends:
+                if is_nim_image(frontend.main.image) and frontend.main.image != expected:
+                    yield Hit(graph.obj, frontend.main.image_path,
+                              f"{frontend.label} runs {frontend.main.image!r} but the workers run {expected!r}",
+                              related=[anchor])
+        for job, container in download_jobs(model, graph):
+            if container.image != expected:
+                yield Hit(graph.obj, reference.main.image_path,
+                          f"{reference.label} runs {expected!r} but {job.label} downloads with "
+                          f"{container.image!r}: the cache will not hold the workers' profile",
+                          related=[job.obj.location(container.image_path, f"{job.label}'s image")])
+
+
+def _all_images(model: Model):
+    """Every container image that is a real reference (placeholders are placeholder-value's)."""
+    for owner, container, _pod in model.all_containers():
+        if container.image is not None and not placeholder_in(container.image):
+            yield owner, container
+
+
+@rule(
+    name="image-tag-pinned", code="DGD202", severity="error", family="images",
+    title="Images carry an explicit tag or digest, never `latest`",
+    rationale="""`latest` (or no tag, which means `latest`) changes under a running deployment: two pods
+    of one component can run different builds, and the download Job can fetch a profile for a build
+    the workers never run.""",
+    remediation="Pin the image to a release tag (e.g. `:2.1.0`) or a digest (`@sha256:...`).",
+    reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
+)
+def image_tag_pinned(model: Model):
+    for owner, container in _all_images(model):
+        tag, digest = image_tag(container.image)
+        if digest:
+            continue
+        if tag is None or tag == "latest":
+            what = "no tag (so `latest`)" if tag is None else "the tag `latest`"
+            yield Hit(container.obj, container.image_path,
+                      f"{owner.label}: image {container.image!r} has {what}")
+
+
+@rule(
+    name="main-image-missing", code="DGD203", severity="error", family="admission",
+    title="Every component names its main image",
+    rationale="""The operator rejects a component whose main container has no image at admission;
+    caught here, it is caught before the apply.""",
+    remediation="Set the main container's image (v1alpha1: extraPodSpec.mainContainer.image; v1beta1: the "
+                "`main` container of podTemplate).",
+)
+def main_image_missing(model: Model):
+    for graph in model.graphs:
+        for component in graph.components:
+            if not component.main.image:
+                yield Hit(graph.obj, component.main.path, f"{component.label} has no main image")
+
+
+@rule(
+    name="runtime-version-required", code="DGD204", severity="error", family="admission",
+    title="A non-semver image tag comes with runtimeVersionOverride",
+    rationale="""The operator (1.4+) reads the Dynamo runtime version from the main image's tag; when the
+    tag is not semver (`:latest`, `:my-tag`, a digest) it rejects the component unless
+    `runtimeVersionOverride` says which runtime the image carries.""",
+    remediation="Add `runtimeVersionOverride: \"<dynamo runtime version>\"` to the component, or use a "
+                "semver tag.",
+)
+def runtime_version_required(model: Model):
+    for graph in model.graphs:
+        for component in graph.components:
+            image = component.main.image
+            if not image or component.runtime_version_override or placeholder_in(image):
+                continue
+            tag, digest = image_tag(image)
+            if not is_semver(tag):
+                reason = "a digest" if digest and not tag else ("no tag" if not tag else f"tag {tag!r}")
+                yield Hit(graph.obj, component.main.image_path,
+                          f"{component.label}: image {image!r} has {reason}, not semver, and the component "
+                          "has no runtimeVersionOverride")
+
+
+@rule(
+    name="runtime-version-advised", code="DGD205", severity="warning", family="admission",
+    title="A NIM image names its Dynamo runtime with runtimeVersionOverride",
+    rationale="""A NIM image's semver tag is the NIM release (e.g. 2.1.0), not the Dynamo runtime it
+    bundles (1.5.0). Without an override the operator assumes the wrong runtime version and applies
+    the wrong defaults; it warns at admission.""",
+    remediation="Add `runtimeVersionOverride: \"1.5.0\"` (the runtime the NIM bundles) to every component "
+                "that runs the NIM image.",
+)
+def runtime_version_advised(model: Model):
+    for graph in model.graphs:
+        for component in graph.components:
+            image = component.main.image
+            if not image or component.runtime_version_override or not is_nim_image(image):
+                continue
+            tag, _ = image_tag(image)
+            if is_semver(tag):
+                yield Hit(graph.obj, component.main.image_path,
+                          f"{component.label}: NIM image tag {tag!r} is the NIM release, not the Dynamo "
+                          "runtime version, and the component has no runtimeVersionOverride")
