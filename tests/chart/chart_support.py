@@ -1,0 +1,257 @@
+"""Shared helpers of the chart tests: render the chart (cached), find objects, and read a DGD of
+either API shape through one normalized view, so tests state expectations once for both shapes."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from dgdlint.render import RenderError, RenderRequest, render_chart, render_notes
+
+REPO = Path(__file__).resolve().parents[2]
+CHART = REPO / "charts" / "cosmos3-reasoner"
+VALUES_DIR = REPO / "values"
+MATRIX_FILE = CHART / "files" / "support-matrix.yaml"
+REFERENCE = REPO / ".." / "shared" / "reference"
+CRD_FILE = REFERENCE / "dynamo-crds" / "nvidia.com_dynamographdeployments.yaml"
+
+NIM_IMAGE = "nvcr.io/nim/nvidia/cosmos3:2.1.0"
+FRONTEND_IMAGE = "nvcr.io/nvidia/ai-dynamo/dynamo-frontend-nightly:20260906-c70f1c7"
+CACHE_PATH = "/opt/nim/.cache"
+
+
+def support_matrix() -> dict:
+    return yaml.safe_load(MATRIX_FILE.read_text(encoding="utf-8"))
+
+
+def preset_files() -> list[Path]:
+    return sorted(VALUES_DIR.glob("*.yaml"))
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """Every object one render produced, plus lookups by kind."""
+
+    objects: tuple[dict, ...]
+    sources: tuple[str, ...]
+
+    def of_kind(self, kind: str) -> list[dict]:
+        return [obj for obj in self.objects if obj.get("kind") == kind]
+
+    def one(self, kind: str) -> dict:
+        found = self.of_kind(kind)
+        assert len(found) == 1, f"expected one {kind}, found {len(found)}"
+        return found[0]
+
+    @property
+    def dgd(self) -> dict:
+        return self.one("DynamoGraphDeployment")
+
+    @property
+    def job(self) -> dict:
+        return self.one("Job")
+
+    @property
+    def components(self) -> dict[str, dict]:
+        return normalize_dgd(self.dgd)
+
+    @property
+    def frontend(self) -> dict:
+        return self.components["Frontend"]
+
+    @property
+    def worker(self) -> dict:
+        return self.components["ReasonerWorker"]
+
+
+def _freeze(values: dict | None) -> str:
+    return json.dumps(values or {}, sort_keys=True)
+
+
+@functools.lru_cache(maxsize=512)
+def _render_cached(values_files: tuple[str, ...], frozen: str, release: str, namespace: str) -> Rendered:
+    request = RenderRequest(
+        CHART,
+        values_files=list(values_files),
+        release=release,
+        namespace=namespace,
+        extra_values=json.loads(frozen) or None,
+    )
+    templates = render_chart(request, engine="sdk")
+    objects, sources = [], []
+    for template in templates:
+        for document in yaml.safe_load_all(template.text):
+            if document:
+                objects.append(document)
+                sources.append(template.source)
+    return Rendered(tuple(objects), tuple(sources))
+
+
+def render(values: dict | None = None, *, files: tuple[str | Path, ...] = (), release: str = "cosmos3-reasoner",
+           namespace: str = "default") -> Rendered:
+    """Render the chart (cached by inputs); each call gets its own copy, so a test may modify it."""
+    return copy.deepcopy(_render_cached(tuple(str(f) for f in files), _freeze(values), release, namespace))
+
+
+def render_error(values: dict | None = None, *, files: tuple[str | Path, ...] = ()) -> str:
+    """The message of a render that must fail."""
+    try:
+        render(values, files=files)
+    except RenderError as error:
+        return str(error)
+    raise AssertionError(f"the chart rendered although it should have failed: {values}")
+
+
+def notes(values: dict | None = None, *, release: str = "cosmos3-reasoner", namespace: str = "default") -> str:
+    return render_notes(RenderRequest(CHART, release=release, namespace=namespace, extra_values=values))
+
+
+def env_dict(env: list[dict]) -> dict[str, object]:
+    """Env as name -> value (or the valueFrom mapping); asserts no name repeats."""
+    names = [entry["name"] for entry in env]
+    assert len(names) == len(set(names)), f"duplicate env names: {names}"
+    return {entry["name"]: entry.get("value", entry.get("valueFrom")) for entry in env}
+
+
+def env_names(env: list[dict]) -> list[str]:
+    return [entry["name"] for entry in env]
+
+
+def marker_key(image: str, variant: str, precision: str, tags_selector: str) -> str:
+    """The download marker key as the chart documents it: sha256 of image|variant|precision|tags, 12 hex."""
+    identity = f"{image}|{variant}|{precision}|{tags_selector}"
+    return hashlib.sha256(identity.encode()).hexdigest()[:12]
+
+
+# --- one view of a DGD, whatever its API version -------------------------------------------------
+
+_POD_KEYS = ("imagePullSecrets", "securityContext", "nodeSelector", "tolerations", "affinity",
+             "terminationGracePeriodSeconds", "initContainers", "priorityClassName")
+
+
+def _claims_by_volume(volumes: list[dict]) -> dict[str, str]:
+    return {v["name"]: v["persistentVolumeClaim"]["claimName"] for v in volumes if "persistentVolumeClaim" in v}
+
+
+def normalize_dgd(dgd: dict) -> dict[str, dict]:
+    """Components by name, each as {type, replicas, runtimeVersionOverride, image, imagePullPolicy,
+    workingDir, command, args, env, resources (requests/limits keyed by Kubernetes resource name),
+    sharedMemorySize, cacheMounts [(claim, mountPath)], podLabels, podAnnotations, pod (pod-level
+    settings), extraVolumes (pod volumes the main container does not mount, as (name, claim))}."""
+    version = dgd["apiVersion"].split("/")[1]
+    if version == "v1alpha1":
+        return {name: _normalize_v1alpha1(spec, dgd["spec"]) for name, spec in dgd["spec"]["services"].items()}
+    return {item["name"]: _normalize_v1beta1(item) for item in dgd["spec"]["components"]}
+
+
+def _normalize_v1alpha1(service: dict, graph: dict) -> dict:
+    pod = dict(service.get("extraPodSpec", {}))
+    main = pod.pop("mainContainer", {})
+    resources = {}
+    for kind, section in service.get("resources", {}).items():
+        section = dict(section)
+        gpu_name = section.pop("gpuType", "nvidia.com/gpu")
+        if "gpu" in section:
+            section[gpu_name] = section.pop("gpu")
+        resources[kind] = section
+    pvcs = {pvc["name"] for pvc in graph.get("pvcs", [])}
+    mounts = []
+    for mount in service.get("volumeMounts", []):
+        assert mount["name"] in pvcs, f"volumeMounts names {mount['name']}, which spec.pvcs does not list"
+        mounts.append((mount["name"], mount["mountPoint"]))
+    volumes = pod.pop("volumes", [])
+    return {
+        "type": service["componentType"],
+        "replicas": service.get("replicas"),
+        "runtimeVersionOverride": service.get("runtimeVersionOverride"),
+        "image": main.get("image"),
+        "imagePullPolicy": main.get("imagePullPolicy"),
+        "workingDir": main.get("workingDir"),
+        "command": main.get("command"),
+        "args": main.get("args"),
+        "env": list(service.get("envs", [])) + list(main.get("env", [])),
+        "resources": resources,
+        "sharedMemorySize": (service.get("sharedMemory") or {}).get("size"),
+        "cacheMounts": mounts,
+        "podLabels": (service.get("extraPodMetadata") or {}).get("labels", {}),
+        "podAnnotations": (service.get("extraPodMetadata") or {}).get("annotations", {}),
+        "pod": {key: pod[key] for key in _POD_KEYS if key in pod},
+        "extraVolumes": sorted(_claims_by_volume(volumes).items()),
+        "mainContainerExtras": sorted(set(main) - {"image", "imagePullPolicy", "workingDir", "command", "args", "env"}),
+        "podExtras": sorted(set(pod) - set(_POD_KEYS)),
+    }
+
+
+def _normalize_v1beta1(component: dict) -> dict:
+    template = component.get("podTemplate", {})
+    pod = dict(template.get("spec", {}))
+    containers = pod.pop("containers")
+    assert [c["name"] for c in containers] == ["main"], "one container named main"
+    main = containers[0]
+    claims = _claims_by_volume(pod.pop("volumes", []))
+    mounted = {m["name"] for m in main.get("volumeMounts", [])}
+    mounts = [(claims[m["name"]], m["mountPath"]) for m in main.get("volumeMounts", [])]
+    return {
+        "type": component["type"],
+        "replicas": component.get("replicas"),
+        "runtimeVersionOverride": component.get("runtimeVersionOverride"),
+        "image": main.get("image"),
+        "imagePullPolicy": main.get("imagePullPolicy"),
+        "workingDir": main.get("workingDir"),
+        "command": main.get("command"),
+        "args": main.get("args"),
+        "env": list(main.get("env", [])),
+        "resources": main.get("resources", {}),
+        "sharedMemorySize": component.get("sharedMemorySize"),
+        "cacheMounts": mounts,
+        "podLabels": (template.get("metadata") or {}).get("labels", {}),
+        "podAnnotations": (template.get("metadata") or {}).get("annotations", {}),
+        "pod": {key: pod[key] for key in _POD_KEYS if key in pod},
+        "extraVolumes": sorted((name, claim) for name, claim in claims.items() if name not in mounted),
+        "mainContainerExtras": sorted(set(main) - {"name", "image", "imagePullPolicy", "workingDir", "command", "args",
+                                                   "env", "resources", "volumeMounts"}),
+        "podExtras": sorted(set(pod) - set(_POD_KEYS)),
+    }
+
+
+# --- the CRD's openAPI schema as a closed JSON schema --------------------------------------------
+
+def crd_json_schema(version: str) -> dict:
+    """The DGD CRD schema of `version`, made strict the way the API server treats it: objects with
+    properties are closed unless they preserve unknown fields; int-or-string becomes anyOf."""
+    crd = yaml.safe_load(CRD_FILE.read_text(encoding="utf-8"))
+    for served in crd["spec"]["versions"]:
+        if served["name"] == version:
+            return _closed(served["schema"]["openAPIV3Schema"])
+    raise KeyError(version)
+
+
+def _closed(node):
+    if isinstance(node, list):
+        return [_closed(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _closed(value) for key, value in node.items()}
+    if node.pop("x-kubernetes-int-or-string", False):
+        node.pop("type", None)
+        node.setdefault("anyOf", [{"type": "integer"}, {"type": "string"}])
+    preserve = node.pop("x-kubernetes-preserve-unknown-fields", False)
+    for key in [k for k in node if k.startswith("x-kubernetes-")]:
+        node.pop(key)
+    if "properties" in node and "additionalProperties" not in node and not preserve:
+        node["additionalProperties"] = False
+    return node
+
+
+def prune_nulls(node):
+    if isinstance(node, dict):
+        return {key: prune_nulls(value) for key, value in node.items() if value is not None}
+    if isinstance(node, list):
+        return [prune_nulls(item) for item in node]
+    return node
