@@ -1,0 +1,222 @@
+"""Every cross-field rule of templates/validate-values.yaml fails with a message that shows the wrong
+value beside the right ones, and has a passing twin; values.schema.json refuses typos at any depth."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from chart_support import CHART, render, render_error, support_matrix
+
+# (id, failing values, expected message, passing twin)
+RULES = [
+    ("precision-per-variant",
+     {"model": {"variant": "edge", "precision": "nvfp4"}},
+     'model.precision "nvfp4" is not supported for variant "edge": use one of bf16, fp8',
+     {"model": {"variant": "edge", "precision": "fp8"}}),
+    ("gpu-count-per-precision",
+     {"model": {"variant": "super", "precision": "bf16", "gpus": 4}},
+     'model.gpus 4 is not supported for variant "super" precision "bf16": use one of 2, 1 (or leave it null for 2)',
+     {"model": {"variant": "super", "precision": "bf16", "gpus": 1}}),
+    ("tags-selector-agrees-with-gpus",
+     {"model": {"tagsSelector": "n_gpus=2,nim_tp=2,nim_dp=1"}},
+     'model.tagsSelector "n_gpus=2,nim_tp=2,nim_dp=1" asks for n_gpus=2 but each worker gets 1 GPU(s): '
+     'make them agree (for example "n_gpus=1,nim_tp=1,nim_dp=1", or leave model.tagsSelector empty)',
+     {"model": {"tagsSelector": "n_gpus=1,nim_tp=1,nim_dp=1,custom=yes"}}),
+    ("no-dflash-without-draft",
+     {"model": {"variant": "edge", "useDflash": True}},
+     'model.useDflash true is not supported for variant "edge", which ships no DFlash draft: use false or leave it null',
+     {"model": {"variant": "edge", "useDflash": False}}),
+    ("spec-method-known",
+     {"mode": "streaming", "streaming": {"specMethod": "medusa"}},
+     'streaming.specMethod "medusa" is not a known method: use one of dflash, ngram, none, '
+     "or leave it empty for the image default",
+     {"mode": "streaming", "streaming": {"specMethod": "ngram"}}),
+    ("spec-method-without-draft",
+     {"mode": "streaming", "model": {"variant": "edge"}, "streaming": {"specMethod": "dflash"}},
+     'streaming.specMethod "dflash" is not supported for variant "edge", which ships no DFlash draft: '
+     "use none or leave it empty",
+     {"mode": "streaming", "model": {"variant": "edge"}, "streaming": {"specMethod": "none"}}),
+    ("proxy-port-differs-from-http-port",
+     {"worker": {"proxyPort": 8000}},
+     "worker.proxyPort 8000 equals worker.httpPort 8000: the worker needs distinct ports "
+     "(defaults: httpPort 8000, proxyPort 8080, systemPort 9090)",
+     {"worker": {"proxyPort": 8001}}),
+    ("system-port-differs",
+     {"worker": {"systemPort": 8080}},
+     "worker.systemPort 8080 equals worker.proxyPort 8080: the worker needs distinct ports",
+     {"worker": {"systemPort": 9191}}),
+    ("nim-image-not-latest",
+     {"image": {"tag": "latest"}},
+     'image.tag "latest" is not allowed: pin a release tag (for example "2.1.0") or set image.digest',
+     {"image": {"tag": "2.1.0"}}),
+    ("nim-image-pinned",
+     {"image": {"tag": ""}},
+     'image.tag and image.digest are both empty: set image.tag (for example "2.1.0") or image.digest',
+     {"image": {"tag": "", "digest": "sha256:" + "0" * 64}}),
+    ("frontend-image-not-latest",
+     {"frontend": {"image": {"tag": "latest"}}},
+     'frontend.image.tag "latest" is not allowed: pin a release tag (for example "20260906-c70f1c7") '
+     "or set frontend.image.digest",
+     # The streaming frontend runs the NIM image, so the regular frontend image is not used there.
+     {"mode": "streaming", "frontend": {"image": {"tag": "latest"}}}),
+    ("operator-injected-env",
+     {"worker": {"extraEnv": [{"name": "DYN_NAMESPACE_WORKER_SUFFIX", "value": "x"}]}},
+     "worker.extraEnv sets DYN_NAMESPACE_WORKER_SUFFIX, which the Dynamo operator injects: remove it "
+     "(the operator owns DYN_NAMESPACE, DYN_NAMESPACE_WORKER_SUFFIX, DYN_DISCOVERY_BACKEND)",
+     {"worker": {"extraEnv": [{"name": "DYN_LOG", "value": "debug"}]}}),
+    ("operator-injected-env-on-frontend",
+     {"frontend": {"extraEnv": [{"name": "DYN_DISCOVERY_BACKEND", "value": "kubernetes"}]}},
+     "frontend.extraEnv sets DYN_DISCOVERY_BACKEND, which the Dynamo operator injects",
+     {"frontend": {"extraEnv": [{"name": "DYN_LOG", "value": "debug"}]}}),
+    ("ngc-key-never-literal",
+     {"worker": {"extraEnv": [{"name": "NGC_API_KEY", "value": "nvapi-secret-value"}]}},
+     "worker.extraEnv gives NGC_API_KEY a literal value: take it from a secret "
+     "(valueFrom.secretKeyRef, or just set ngcApiKeySecret)",
+     {"worker": {"extraEnv": [{"name": "NGC_API_KEY",
+                               "valueFrom": {"secretKeyRef": {"name": "other", "key": "NGC_API_KEY"}}}]}}),
+    ("ngc-key-only-from-a-secret",
+     {"download": {"extraEnv": [{"name": "NGC_API_KEY",
+                                 "valueFrom": {"configMapKeyRef": {"name": "cm", "key": "k"}}}]}},
+     "download.extraEnv takes NGC_API_KEY from something other than a secret: use valueFrom.secretKeyRef "
+     "(or just set ngcApiKeySecret)",
+     {"download": {"extraEnv": [{"name": "NGC_API_KEY",
+                                 "valueFrom": {"secretKeyRef": {"name": "other", "key": "k"}}}]}}),
+    ("extra-env-names-unique",
+     {"worker": {"extraEnv": [{"name": "HF_HOME", "value": "/a"}, {"name": "HF_HOME", "value": "/b"}]}},
+     "worker.extraEnv lists HF_HOME twice: keep one entry per name",
+     {"worker": {"extraEnv": [{"name": "HF_HOME", "value": "/a"}, {"name": "HF_HUB_OFFLINE", "value": "1"}]}}),
+    ("chart-owned-env",
+     {"download": {"extraEnv": [{"name": "NIM_PRECISION", "value": "bf16"}]}},
+     "download.extraEnv sets NIM_PRECISION, which the chart derives from model.precision: "
+     "remove it from download.extraEnv and set model.precision",
+     {"model": {"precision": "bf16"}}),
+    ("existing-claim-needs-a-name",
+     {"cache": {"create": False}},
+     "cache.name is empty while cache.create is false: name the existing claim to reuse, or set cache.create true",
+     {"cache": {"create": False, "name": "shared-cache"}}),
+    ("single-node-claim-with-several-workers",
+     {"cache": {"accessMode": "ReadWriteOnce"}, "worker": {"replicas": 2}},
+     'cache.accessMode "ReadWriteOnce" with worker.replicas 2: workers on different nodes cannot share the claim; '
+     "use ReadWriteMany, or pin the workers to one node with worker.nodeSelector kubernetes.io/hostname",
+     {"cache": {"accessMode": "ReadWriteOnce"}, "worker": {"replicas": 2,
+                                                           "nodeSelector": {"kubernetes.io/hostname": "gpu-1"}}}),
+]
+
+
+@pytest.mark.parametrize(("failing", "message"), [(r[1], r[2]) for r in RULES], ids=[r[0] for r in RULES])
+def test_cross_field_rule_fails_with_wrong_and_right_values(failing, message):
+    assert message in render_error(failing)
+
+
+@pytest.mark.parametrize("passing", [r[3] for r in RULES], ids=[r[0] for r in RULES])
+def test_cross_field_rule_passing_twin_renders(passing):
+    assert render(passing).dgd["kind"] == "DynamoGraphDeployment"
+
+
+def test_ngc_key_message_never_shows_the_secret():
+    message = render_error({"worker": {"extraEnv": [{"name": "NGC_API_KEY", "value": "nvapi-secret-value"}]}})
+    assert "nvapi-secret-value" not in message
+
+
+@pytest.mark.parametrize("name", ["DYN_NAMESPACE", "DYN_NAMESPACE_WORKER_SUFFIX", "DYN_DISCOVERY_BACKEND"])
+def test_each_operator_injected_name_is_refused_in_worker_env(name):
+    assert f"worker.extraEnv sets {name}, which the Dynamo operator injects" in render_error(
+        {"worker": {"extraEnv": [{"name": name, "value": "x"}]}})
+
+
+@pytest.mark.parametrize(("name", "value_path"), [
+    ("NIM_MODEL_TYPE", "model.type"), ("NIM_MODEL_VARIANT", "model.variant"), ("NIM_PRECISION", "model.precision"),
+    ("NIM_TAGS_SELECTOR", "model.tagsSelector"), ("NIM_USE_DFLASH", "model.useDflash"),
+    ("NIM_STREAMING_SPEC_METHOD", "streaming.specMethod"), ("NIM_ENABLE_STREAMING", "mode"),
+    ("NIM_DYNAMO_STREAMING_ENDPOINT", "streaming.endpoint"),
+    ("NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S", "streaming.requestTimeoutSeconds"),
+    ("NIM_HTTP_API_PORT", "worker.httpPort"), ("NIM_DYNAMO_PROXY_PORT", "worker.proxyPort"),
+    ("DYN_SYSTEM_PORT", "worker.systemPort"),
+])
+def test_env_the_chart_keeps_consistent_across_objects_cannot_be_overridden_by_extra_env(name, value_path):
+    message = render_error({"worker": {"extraEnv": [{"name": name, "value": "1"}]}})
+    assert f"worker.extraEnv sets {name}, which the chart derives from {value_path}" in message
+
+
+# --- values.schema.json ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("values", "where"), [
+    ({"worker": {"resourcs": {}}}, "at '/worker': additional properties 'resourcs' not allowed"),
+    ({"worker": {"resources": {"limits": {"cpus": "4"}}}},
+     "at '/worker/resources/limits': additional properties 'cpus' not allowed"),
+    ({"download": {"gate": {"timeoutSecond": 5}}}, "at '/download/gate': additional properties 'timeoutSecond'"),
+    ({"worker": {"affinity": {"nodeAffinity": {"requiredDuringScheduling": {}}}}},
+     "at '/worker/affinity/nodeAffinity': additional properties 'requiredDuringScheduling' not allowed"),
+    ({"worker": {"tolerations": [{"key": "a", "operator": "Exists", "efect": "NoSchedule"}]}},
+     "at '/worker/tolerations/0': additional properties 'efect' not allowed"),
+    ({"worker": {"extraEnv": [{"name": "A", "valueFrom": {"secretKeyRef": {"name": "s", "keys": "k"}}}]}},
+     "at '/worker/extraEnv/0/valueFrom/secretKeyRef'"),
+    ({"modle": {}}, "additional properties 'modle' not allowed"),
+    ({"cache": {"storageclass": "nfs"}}, "at '/cache': additional properties 'storageclass' not allowed"),
+])
+def test_a_misspelt_key_at_any_depth_fails_at_the_schema(values, where):
+    message = render_error(values)
+    assert "values don't meet the specifications of the schema" in message
+    assert where in message
+
+
+@pytest.mark.parametrize(("values", "where"), [
+    ({"mode": "stream"}, "/mode"),
+    ({"operator": {"apiVersion": "v2"}}, "/operator/apiVersion"),
+    ({"model": {"variant": "ultra"}}, "/model/variant"),
+    ({"model": {"precision": "int4"}}, "/model/precision"),
+    ({"worker": {"extraEnv": [{"name": "PORT", "value": 8000}]}}, "/worker/extraEnv/0/value"),
+    ({"model": {"gpus": 0}}, "/model/gpus"),
+    ({"image": {"digest": "sha256:short"}}, "/image/digest"),
+])
+def test_enumerations_and_types_fail_at_the_schema(values, where):
+    message = render_error(values)
+    assert f"at '{where}'" in message
+
+
+def test_helm_globals_are_accepted_so_the_chart_can_be_a_subchart():
+    assert render({"global": {"imageRegistry": "example"}}).dgd
+
+
+def _schema() -> dict:
+    return json.loads((CHART / "values.schema.json").read_text(encoding="utf-8"))
+
+
+def _object_nodes(node, path="#"):
+    if isinstance(node, dict):
+        if node.get("type") == "object" or "properties" in node:
+            yield path, node
+        for key, value in node.items():
+            yield from _object_nodes(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _object_nodes(value, f"{path}/{index}")
+
+
+def test_schema_closes_every_object_with_fixed_keys():
+    for path, node in _object_nodes(_schema()):
+        if path == "#/properties/global":
+            continue  # Helm's globals: free by design, read by nothing
+        if "properties" in node:
+            assert node.get("additionalProperties") is False, path
+        else:
+            # A free-form map (labels, annotations, node selectors): any key, but string values.
+            assert node.get("additionalProperties") == {"type": "string"}, path
+
+
+def test_schema_uses_draft_07_only():
+    schema = _schema()
+    assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+    text = json.dumps(schema)
+    for newer in ("$defs", "unevaluatedProperties", "dependentRequired", "dependentSchemas", "prefixItems",
+                  "$anchor", "$dynamicRef", "minContains"):
+        assert f'"{newer}"' not in text, newer
+
+
+def test_schema_enumerations_match_the_support_matrix():
+    matrix = support_matrix()
+    properties = _schema()["properties"]["model"]["properties"]
+    assert set(properties["variant"]["enum"]) == set(matrix["variants"])
+    precisions = {p for variant in matrix["variants"].values() for p in variant["precisions"]}
+    assert set(properties["precision"]["enum"]) == precisions == set(matrix["precisions"])
