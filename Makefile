@@ -26,7 +26,7 @@ render: setup
 
 ## validate: render every preset and check it (schema stage when the CRD is at hand), fail on any error
 validate: setup
-	$(BIN)/python -m dgdlint.tools.validate_presets --chart $(CHART) --values-dir values --crd-if-present $(CRD) --out $(OUT)
+	$(BIN)/python -m dgdlint.tools.validate_presets --chart $(CHART) --values-dir values --crd-if-present $(CRD) --out $(OUT)/presets
 
 test: setup
 	$(BIN)/python -m pytest -n 2 -q

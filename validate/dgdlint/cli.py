@@ -119,21 +119,41 @@ def _render(args) -> int:
     return EXIT_OK
 
 
-def render_finding(chart: str, message: str):
-    """A chart that does not render is input that does not parse: one error finding, at the template if named."""
+def _locate_in_values(values_files: list[str], pointer: str) -> tuple[str, int, int, str] | None:
+    """The values file (the last that sets it) and line of a JSON pointer such as `/model/variant`."""
+    from dgdlint.load import format_path, load_paths
+
+    path = tuple(int(p) if p.isdigit() else p for p in pointer.strip("/").split("/") if p)
+    for values_file in reversed(values_files):
+        loaded = load_paths([values_file])
+        for document in loaded.documents:
+            for depth in range(len(path), 0, -1):
+                if path[:depth] in document.positions:
+                    line, column = document.positions[path[:depth]]
+                    return values_file, line, column, format_path(path)
+    return None
+
+
+def render_finding(chart: str, message: str, values_files: list[str] = ()):
+    """A chart that does not render is input that does not parse: one error finding, placed at the values
+    file line that holds the offending key when Helm's schema check names one, else at the template."""
     import re
 
     from dgdlint.findings import Finding
 
-    file, line, column = chart, 1, 1
+    file, line, column, field = chart, 1, 1, ""
+    pointer = re.search(r"at '(/[^']*)'", message)
+    located = _locate_in_values(list(values_files), pointer.group(1)) if pointer and values_files else None
     match = re.search(r"\(([^():\s]+\.(?:yaml|tpl|txt)):(\d+):(\d+)\)", message)
-    if match:
+    if located:
+        file, line, column, field = located
+    elif match:
         file = os.path.join(os.path.dirname(os.path.abspath(chart)) if os.path.isdir(chart) else "",
                             match.group(1))
         file = os.path.relpath(file) if os.path.isabs(file) else file
         line, column = int(match.group(2)), int(match.group(3))
     return Finding(rule="helm-render", severity="error", stage="parse", file=file, line=line, column=column,
-                   path="", message=f"the chart did not render: {' '.join(message.split())}",
+                   path=field, message=f"the chart did not render: {' '.join(message.split())}",
                    remediation="Fix the values named in the message (the chart's schema and checks say what "
                                "is allowed).")
 
@@ -167,7 +187,7 @@ def _check(args, parser) -> int:
             for template in render_chart(_render_request(args), engine=args.engine):
                 load_text(template.source, template.text, loaded)
         except RenderError as error:
-            extra_findings.append(render_finding(args.chart, str(error)))
+            extra_findings.append(render_finding(args.chart, str(error), args.values))
     if extra_findings and not loaded.documents:
         model = build_model(loaded, args.namespace)
         result = CheckResult(sorted(loaded.findings + extra_findings, key=lambda f: f.sort_key()), model,

@@ -134,7 +134,9 @@ def _build_documents(file: str, text: str, result: LoadResult) -> None:
         if error.context and error.problem:
             message += f" ({error.context})"
         remediation = "Fix the YAML syntax at this position."
-        if "tab" in problem:
+        lines = text.splitlines()
+        if "tab" in problem or (0 < line <= len(lines) and lines[line - 1][column - 1:column] == "\t"):
+            message = "YAML syntax error: a tab character where YAML needs spaces"
             remediation = "Indent with spaces: YAML does not allow tabs for indentation."
         result.findings.append(parse_finding(file, line, column, message, remediation))
     except yaml.YAMLError as error:  # reader errors without a mark (e.g. control characters)

@@ -1,0 +1,122 @@
+"""The command line: formats, exit codes (0 clean, 1 error findings, 2 usage), never a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import CHART, DGD_CRD, ROOT, VALUES, require_reference
+from dgdlint.cli import main
+
+BASE = ROOT / "tests" / "rules" / "_base" / "regular-v1alpha1.yaml"
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_clean_file_exits_0_with_a_summary(capsys):
+    code, out, _ = run(capsys, "check", str(BASE))
+    assert code == 0
+    assert out.strip().splitlines()[-1].startswith("0 errors, 0 warnings")
+
+
+def test_an_error_finding_exits_1_with_file_line_column(capsys, tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(BASE.read_text().replace("nvcr.io/nim/nvidia/cosmos3:2.1.0", "nvcr.io/nim/nvidia/cosmos3", 1))
+    code, out, _ = run(capsys, "check", str(broken))
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.startswith(f"{broken}:31:11: error image-tag-pinned ")
+
+
+def test_json_report_has_the_documented_shape(capsys, tmp_path):
+    broken = tmp_path / "b.yaml"
+    broken.write_text("a: [1,\n")
+    code, out, _ = run(capsys, "check", "--format", "json", str(broken))
+    assert code == 1
+    report = json.loads(out)
+    [finding] = report["findings"]
+    assert set(finding) >= {"rule", "severity", "stage", "file", "line", "column", "path", "message", "remediation"}
+    assert finding["stage"] == "parse" and finding["line"] == 2
+    assert report["summary"]["errors"] == 1
+
+
+def test_stdin_is_read_with_a_dash(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BASE.read_bytes())))
+    code, out, _ = run(capsys, "check", "-")
+    assert code == 0 and "1 file" in out
+
+
+def test_usage_errors_exit_2(capsys, tmp_path):
+    assert run(capsys, "check", str(tmp_path / "missing.yaml"))[0] == 2
+    assert run(capsys, "check", "--no-such-flag")[0] == 2
+    assert run(capsys, "check")[0] == 2
+    assert run(capsys, "check", "--crd", str(tmp_path / "nocrd.yaml"), str(BASE))[0] == 2
+    assert run(capsys, "explain", "no-such-rule")[0] == 2
+    assert run(capsys)[0] == 2
+
+
+def test_output_writes_the_report_to_a_file(capsys, tmp_path):
+    target = tmp_path / "report.json"
+    code, out, _ = run(capsys, "check", "--format", "json", "--output", str(target), str(BASE))
+    assert code == 0 and out == ""
+    assert json.loads(target.read_text())["summary"]["errors"] == 0
+
+
+def test_crd_from_the_environment_turns_the_schema_stage_on(capsys, monkeypatch):
+    monkeypatch.setenv("DGDLINT_CRD", str(require_reference(DGD_CRD)))
+    code, out, _ = run(capsys, "check", str(BASE))
+    assert code == 0 and "schema checked" in out
+
+
+def test_check_renders_a_chart_first(capsys):
+    code, out, _ = run(capsys, "check", "--chart", str(CHART), "-f", str(VALUES / "nano-fp8.yaml"))
+    assert code == 0, out
+    assert "3 objects" in out
+
+
+def test_a_chart_that_does_not_render_is_an_error_finding(capsys):
+    code, out, _ = run(capsys, "check", "--chart", str(CHART), "--set", "model.variant=mega")
+    assert code == 1
+    assert "helm-render" in out and "/model/variant" in out
+
+
+def test_a_values_error_is_reported_at_the_line_of_the_values_file(capsys, tmp_path):
+    values = tmp_path / "bad.yaml"
+    values.write_text("mode: regular\nmodel:\n  variant: mega\n")
+    code, out, _ = run(capsys, "check", "--chart", str(CHART), "-f", str(values))
+    assert code == 1
+    assert out.startswith(f"{values}:3:3: error helm-render ")
+
+
+def test_rules_and_explain_come_from_the_registry(capsys):
+    code, out, _ = run(capsys, "rules")
+    assert code == 0 and "streaming-endpoint-mismatch" in out
+    code, out, _ = run(capsys, "explain", "edge-dflash-enabled")
+    assert code == 0 and "Why it matters" in out and "NIM_USE_DFLASH" in out
+
+
+def test_the_installed_command_starts_and_reports_its_version():
+    dgdlint = Path(sys.executable).with_name("dgdlint")
+    completed = subprocess.run([str(dgdlint), "--version"], capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 0 and completed.stdout.startswith("dgdlint ")
+
+
+HOSTILE = [b"\x00\x01binary", b"- just\n- a list\n", b"42\n", b"kind: Pod\n", b"\xff\xfe\x00"]
+
+
+@pytest.mark.parametrize("payload", HOSTILE)
+def test_hostile_input_is_a_finding_never_a_traceback(capsys, tmp_path, payload):
+    target = tmp_path / "x.yaml"
+    target.write_bytes(payload)
+    code, out, err = run(capsys, "check", str(target))
+    assert code == 1
+    assert "Traceback" not in out + err

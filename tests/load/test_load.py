@@ -1,0 +1,116 @@
+"""The loader keeps positions, and turns malformed YAML into parse findings, never exceptions."""
+
+from __future__ import annotations
+
+import pytest
+
+from dgdlint.load import MAX_DEPTH, format_path, load_bytes, load_paths, load_text
+
+
+def test_positions_name_the_line_and_column_of_every_field():
+    text = "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: main\n      image: x:1\n"
+    document = load_text("pod.yaml", text).documents[0]
+    assert document.position(("spec", "containers", 0, "image")) == (6, 7)
+    assert document.position(("spec", "containers", 0)) == (5, 7)
+    assert document.position(("spec",)) == (3, 1)
+
+
+def test_a_missing_path_falls_back_to_its_nearest_ancestor():
+    document = load_text("x.yaml", "a:\n  b: 1\n").documents[0]
+    assert document.position(("a", "nope", 3)) == (1, 1)
+
+
+def test_scalars_resolve_as_yaml_1_1_like_kubernetes():
+    value = load_text("x.yaml", "a: 1\nb: '1'\nc: true\nd: null\ne: 1.5\nf: 2026-01-01\n").documents[0].value
+    assert value == {"a": 1, "b": "1", "c": True, "d": None, "e": 1.5, "f": "2026-01-01"}
+
+
+def test_duplicate_keys_are_a_finding_at_the_second_key():
+    result = load_text("dup.yaml", "a: 1\nb: 2\na: 3\n")
+    [finding] = result.findings
+    assert (finding.rule, finding.line, finding.column, finding.path) == ("yaml-duplicate-key", 3, 1, "a")
+
+
+def test_a_syntax_error_names_its_line_and_keeps_earlier_documents():
+    result = load_text("bad.yaml", "a: 1\n---\nb: [1, 2\n")
+    assert [d.value for d in result.documents] == [{"a": 1}]
+    [finding] = result.findings
+    assert finding.rule == "yaml-syntax" and finding.line == 4 and finding.stage == "parse"
+
+
+def test_tabs_in_indentation_are_a_finding():
+    [finding] = load_text("tab.yaml", "a:\n\tb: 1\n").findings
+    assert finding.rule == "yaml-syntax" and finding.line == 2
+
+
+def test_an_alias_bomb_is_refused_quickly():
+    levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 9):
+        levels.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    result = load_text("bomb.yaml", "\n".join(levels) + "\n")
+    assert not result.documents
+    assert result.findings[0].rule == "yaml-limits"
+
+
+def test_a_recursive_alias_is_refused():
+    assert load_text("rec.yaml", "a: &a [1, *a]\n").findings[0].rule == "yaml-limits"
+
+
+def test_deep_nesting_is_a_finding_not_a_crash():
+    result = load_text("deep.yaml", "[" * 100_000)
+    assert result.findings and not result.documents
+    nested = "a:\n" + "".join("  " * i + "b:\n" for i in range(1, MAX_DEPTH + 5)) + "  " * (MAX_DEPTH + 5) + "c: 1\n"
+    assert load_text("deep2.yaml", nested).findings[0].rule in ("yaml-limits", "yaml-syntax")
+
+
+def test_invalid_utf8_names_the_line_of_the_bad_byte():
+    [finding] = load_bytes("bad.yaml", b"a: 1\nb: \xff\n").findings
+    assert (finding.rule, finding.line, finding.column) == ("yaml-encoding", 2, 4)
+
+
+def test_binary_input_is_a_finding():
+    assert load_bytes("bin.yaml", b"\x00\x01\x02garbage").findings[0].rule == "yaml-encoding"
+
+
+def test_a_bom_and_crlf_line_endings_still_load():
+    result = load_bytes("win.yaml", b"\xef\xbb\xbfapiVersion: v1\r\nkind: Namespace\r\nmetadata:\r\n  name: x\r\n")
+    assert not result.findings
+    assert result.documents[0].value["metadata"] == {"name": "x"}
+    assert result.documents[0].position(("metadata", "name")) == (4, 3)
+
+
+def test_directories_are_walked_and_symlink_loops_visited_once(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.yaml").write_text("a: 1\n")
+    (tmp_path / "a" / "notes.txt").write_text("ignored")
+    (tmp_path / "a" / "loop").symlink_to(tmp_path)
+    result = load_paths([str(tmp_path)])
+    assert [d.value for d in result.documents] == [{"a": 1}]
+
+
+def test_an_unreadable_file_is_a_finding(tmp_path):
+    target = tmp_path / "secret.yaml"
+    target.write_text("a: 1\n")
+    target.chmod(0)
+    try:
+        result = load_paths([str(target)])
+    finally:
+        target.chmod(0o600)
+    import os
+
+    if os.geteuid() == 0:
+        pytest.skip("root reads any file")
+    assert result.findings[0].rule == "file-unreadable"
+
+
+def test_a_file_over_the_size_limit_is_a_finding_without_reading_it(tmp_path):
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as handle:
+        handle.truncate(200 * 1024 * 1024)
+    result = load_paths([str(big)])
+    assert result.findings[0].rule == "yaml-limits" and not result.documents
+
+
+def test_format_path_is_the_field_path_users_read():
+    assert format_path(("spec", "services", "Worker", "envs", 3, "value")) == "spec.services.Worker.envs[3].value"
+    assert format_path(("metadata", "labels", "nvidia.com/x")) == "metadata.labels['nvidia.com/x']"

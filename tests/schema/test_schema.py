@@ -1,0 +1,167 @@
+"""The schema stage: DGDs against the CRD of their apiVersion (derived at run time), built-in kinds
+against Kubernetes' schemas, every error at its field path, no secret value in a message."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from conftest import CRD_DIR, DGD_CRD, require_reference
+from dgdlint.engine import check_texts
+from dgdlint.schema import CrdError, SchemaStage, openapi_to_jsonschema, prune_nulls, read_crds_from_cluster
+
+V1BETA1_DGD = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: demo
+spec:
+  backendFramework: vllm
+  components:
+    - name: Frontend
+      type: frontend
+      replicas: 1
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0
+"""
+
+
+def schema_findings(text: str, stage) -> list:
+    return [f for f in check_texts({"m.yaml": text}, stage).findings if f.stage == "schema"]
+
+
+def test_objects_with_properties_are_closed_unless_they_preserve_unknown_fields():
+    converted = openapi_to_jsonschema({
+        "type": "object",
+        "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}},
+                       "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": True,
+                                "properties": {"c": {"type": "string"}}},
+                       "size": {"x-kubernetes-int-or-string": True, "pattern": "^[0-9]+Gi$"}},
+    })
+    assert converted["additionalProperties"] is False
+    assert converted["properties"]["a"]["additionalProperties"] is False
+    assert "additionalProperties" not in converted["properties"]["free"]
+    assert converted["properties"]["size"]["anyOf"] == [{"type": "integer"}, {"type": "string"}]
+
+
+def test_nulls_are_pruned_as_the_api_server_does():
+    assert prune_nulls({"a": None, "b": [{"c": None, "d": 1}]}) == {"b": [{"d": 1}]}
+
+
+def test_a_valid_v1beta1_dgd_passes_the_crd(crd_schema_stage):
+    assert schema_findings(V1BETA1_DGD, crd_schema_stage) == []
+
+
+def test_a_nested_typo_is_reported_at_its_own_line_with_a_suggestion(crd_schema_stage):
+    text = V1BETA1_DGD.replace("      replicas: 1\n", "      replicas: 1\n      replica: 2\n")
+    [finding] = schema_findings(text, crd_schema_stage)
+    assert (finding.rule, finding.line, finding.path) == ("crd-schema", 11, "spec.components[0].replica")
+    assert "did you mean 'replicas'" in finding.message
+
+
+def test_every_error_is_reported_not_only_the_first(crd_schema_stage):
+    text = V1BETA1_DGD.replace("type: frontend", "type: frontdoor").replace("replicas: 1", "replicas: one")
+    found = {(f.path, f.line) for f in schema_findings(text, crd_schema_stage)}
+    assert found == {("spec.components[0].type", 9), ("spec.components[0].replicas", 10)}
+
+
+def test_v1alpha1_is_checked_against_its_own_version(crd_schema_stage):
+    text = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: demo
+spec:
+  services:
+    Frontend:
+      componentType: frontend
+      resources:
+        requests:
+          gpu: 1
+"""
+    [finding] = schema_findings(text, crd_schema_stage)
+    assert (finding.path, finding.line) == ("spec.services.Frontend.resources.requests.gpu", 11)
+    assert "must be string" in finding.message
+
+
+def test_an_unknown_crd_version_is_an_error(crd_schema_stage):
+    [finding] = schema_findings(V1BETA1_DGD.replace("v1beta1", "v9"), crd_schema_stage)
+    assert finding.rule == "crd-version-unknown" and "v1alpha1, v1beta1" in finding.message
+
+
+def test_built_in_kinds_use_kubernetes_schemas_and_never_echo_secret_values():
+    stage = SchemaStage([])
+    text = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: c
+          image: busybox:1.36
+          env:
+            - name: NGC_API_KEY
+              value: 12345678901234567890
+"""
+    [finding] = schema_findings(text, stage)
+    assert finding.rule == "kubernetes-schema" and finding.line == 14
+    assert "12345678901234567890" not in finding.message
+
+
+def test_without_a_crd_the_schema_stage_says_once_that_it_skipped():
+    two = V1BETA1_DGD + "---\n" + V1BETA1_DGD.replace("name: demo", "name: other")
+    findings = schema_findings(two, SchemaStage([]))
+    assert [(f.rule, f.severity) for f in findings] == [("schema-skipped", "info")]
+
+
+def test_a_kind_without_schema_is_skipped_with_info(crd_schema_stage):
+    text = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n"
+    [finding] = schema_findings(text, crd_schema_stage)
+    assert (finding.rule, finding.severity) == ("schema-unavailable", "info")
+
+
+def test_a_path_that_is_no_crd_is_a_usage_error(tmp_path):
+    (tmp_path / "x.yaml").write_text("apiVersion: v1\nkind: ConfigMap\n")
+    with pytest.raises(CrdError):
+        SchemaStage([str(tmp_path / "x.yaml")])
+    with pytest.raises(CrdError):
+        SchemaStage([str(tmp_path / "missing.yaml")])
+
+
+def test_the_cluster_adapter_turns_the_client_object_into_a_crd():
+    """No API server runs here: this tests the adapter alone, on the object the `kubernetes` client returns."""
+    from kubernetes import client
+
+    crd_dict = yaml.safe_load(require_reference(DGD_CRD).read_text())
+
+    import json
+
+    # The typed object the client's read_custom_resource_definition returns, built by the client itself.
+    returned = client.ApiClient().deserialize(json.dumps(crd_dict), "V1CustomResourceDefinition", "application/json")
+
+    class OneCrdApi:
+        def read_custom_resource_definition(self, name):
+            if name == "dynamographdeployments.nvidia.com":
+                return returned
+            raise client.exceptions.ApiException(status=404, reason="Not Found")
+
+    crds = read_crds_from_cluster(api=OneCrdApi())
+    assert len(crds) == 1
+    assert crds[0]["spec"]["names"]["kind"] == "DynamoGraphDeployment"
+    from dgdlint.schema import crd_versions
+
+    assert [v.version for v in crd_versions(crds[0], "cluster")] == ["v1alpha1", "v1beta1"]
+
+
+def test_the_whole_crd_directory_loads_every_dynamo_kind():
+    stage = SchemaStage([str(require_reference(CRD_DIR))])
+    kinds = {kind for _, kind, _ in stage.crds}
+    assert {"DynamoGraphDeployment", "DynamoGraphDeploymentRequest", "DynamoModel",
+            "DynamoComponentDeployment", "DynamoGraphDeploymentScalingAdapter"} <= kinds
