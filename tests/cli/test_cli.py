@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHART, DGD_CRD, ROOT, VALUES, require_reference
 from dgdlint.cli import main
+from refdata import CHART, DGD_CRD, ROOT, VALUES, require_reference
 
 BASE = ROOT / "tests" / "rules" / "_base" / "regular-v1alpha1.yaml"
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conftest import CORPUS, PRERELEASE, require_reference
 from corpus.corpus import ENVSUBST_TEMPLATES, GOLDEN, corpus_files, findings_by_file, rule_entries
 from dgdlint.engine import check_paths
+from refdata import CORPUS, PRERELEASE, require_reference
 
 pytestmark = pytest.mark.slow
 

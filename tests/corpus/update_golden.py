@@ -11,9 +11,9 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from conftest import CORPUS, CRD_DIR  # noqa: E402
 from corpus.corpus import GOLDEN, findings_by_file, rule_entries  # noqa: E402
 from dgdlint.schema import SchemaStage  # noqa: E402
+from refdata import CORPUS, CRD_DIR  # noqa: E402
 
 
 def main() -> int:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conftest import CRD_DIR, DGD_CRD, require_reference
 from dgdlint.engine import check_texts
 from dgdlint.schema import CrdError, SchemaStage, openapi_to_jsonschema, prune_nulls, read_crds_from_cluster
+from refdata import CRD_DIR, DGD_CRD, require_reference
 
 V1BETA1_DGD = """\
 apiVersion: nvidia.com/v1beta1
