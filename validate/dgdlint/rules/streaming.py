@@ -47,7 +47,7 @@ def streaming_frontend_adapter(model: Model):
                 yield Hit(graph.obj, main.path + ("command",),
                           f"{frontend.label} runs {' '.join(main.command_line[:3]) or 'the image default'}, "
                           f"not the streaming adapter `{STREAMING_FRONTEND_MODULE}`, while the workers stream")
-            elif not is_nim_image(main.image) and not placeholder_in(main.image):
+            elif main.image and not is_nim_image(main.image) and not placeholder_in(main.image):
                 yield Hit(graph.obj, main.image_path,
                           f"{frontend.label} runs the streaming adapter from {main.image!r}, which is not the "
                           "NIM image; the adapter ships only in the NIM image (/opt/nim/streaming/dynamo/)")
