@@ -222,14 +222,37 @@ def _normalize_v1beta1(component: dict) -> dict:
 
 # --- the CRD's openAPI schema as a closed JSON schema --------------------------------------------
 
+@functools.lru_cache(maxsize=None)
+def _crd() -> dict:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(CRD_FILE.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 (a safe loader)
+
+
 def crd_json_schema(version: str) -> dict:
     """The DGD CRD schema of `version`, made strict the way the API server treats it: objects with
     properties are closed unless they preserve unknown fields; int-or-string becomes anyOf."""
-    crd = yaml.safe_load(CRD_FILE.read_text(encoding="utf-8"))
-    for served in crd["spec"]["versions"]:
+    for served in _crd()["spec"]["versions"]:
         if served["name"] == version:
             return _closed(served["schema"]["openAPIV3Schema"])
     raise KeyError(version)
+
+
+@functools.lru_cache(maxsize=None)
+def crd_validator(version: str):
+    """A draft-07 validator of the strict CRD schema, built once per version."""
+    import jsonschema
+
+    return jsonschema.Draft7Validator(crd_json_schema(version))
+
+
+def validate_against_crd(dgd: dict) -> None:
+    """Raise jsonschema.ValidationError (best match) when the DGD breaks the CRD schema of its version."""
+    import jsonschema
+
+    validator = crd_validator(dgd["apiVersion"].split("/")[1])
+    error = jsonschema.exceptions.best_match(validator.iter_errors(prune_nulls(dgd)))
+    if error is not None:
+        raise error
 
 
 def _closed(node):
