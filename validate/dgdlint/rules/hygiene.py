@@ -59,20 +59,24 @@ _SECRET_ENV = ("NGC_API_KEY",)
     reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
 )
 def ngc_api_key_literal(model: Model):
+    seen = set()  # a graph-level entry reaches every component's container: report it once
     for owner, container, _pod in model.all_containers():
         for entry in container.env:
-            if entry.name not in _SECRET_ENV:
+            if entry.name not in _SECRET_ENV or (id(container.obj), entry.path) in seen:
                 continue
+            seen.add((id(container.obj), entry.path))
+            where = container.obj.label if entry.origin == "graph" else owner.label
             if entry.value_from is None:
                 # Never echo the value.
-                yield Hit(container.obj, entry.path, f"{owner.label}: {entry.name} is given as a literal value")
+                yield Hit(container.obj, entry.path, f"{where}: {entry.name} is given as a literal value")
             elif "secretKeyRef" not in entry.value_from:
                 kind = next(iter(entry.value_from), "valueFrom")
                 yield Hit(container.obj, entry.path + ("valueFrom",),
-                          f"{owner.label}: {entry.name} comes from {kind}, not from a Secret")
+                          f"{where}: {entry.name} comes from {kind}, not from a Secret")
 
 
 DISABLE_DISCOVERY = "nvidia.com/disable-image-pull-secret-discovery"
+NIM_REGISTRY = "nvcr.io/nim/"  # NIM images need NGC credentials; public nvcr.io images do not
 
 
 @rule(
@@ -87,7 +91,7 @@ DISABLE_DISCOVERY = "nvidia.com/disable-image-pull-secret-discovery"
 )
 def image_pull_secret_missing(model: Model):
     for workload in model.workloads:
-        pulls = [c for c in workload.all_containers if c.image and c.image.startswith("nvcr.io/")]
+        pulls = [c for c in workload.all_containers if c.image and c.image.startswith(NIM_REGISTRY)]
         if not pulls or workload.pod.image_pull_secrets:
             continue
         account = workload.pod.service_account
@@ -101,7 +105,7 @@ def image_pull_secret_missing(model: Model):
         if not disabled:
             continue
         for component in graph.components:
-            if component.main.image and component.main.image.startswith("nvcr.io/") \
+            if component.main.image and component.main.image.startswith(NIM_REGISTRY) \
                     and not component.pod.image_pull_secrets:
                 yield Hit(graph.obj, component.path,
                           f"{component.label} pulls {component.main.image!r}, pull-secret discovery is off "
