@@ -222,7 +222,7 @@ def _normalize_v1beta1(component: dict) -> dict:
 
 # --- the CRD's openAPI schema as a closed JSON schema --------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _crd() -> dict:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return yaml.load(CRD_FILE.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 (a safe loader)
@@ -237,7 +237,7 @@ def crd_json_schema(version: str) -> dict:
     raise KeyError(version)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def crd_validator(version: str):
     """A draft-07 validator of the strict CRD schema, built once per version."""
     import jsonschema

@@ -12,8 +12,10 @@ PRESETS = [path.name for path in preset_files()]
 SHAPE_VARIATIONS = [
     {},
     {"mode": "streaming"},
-    {"model": {"variant": "super", "precision": "bf16"}, "worker": {"replicas": 3, "gpuResourceName": "example.com/gpu"}},
-    {"mode": "streaming", "model": {"variant": "edge", "precision": "bf16"}, "worker": {"discoveryBackendForm": "plain"}},
+    {"model": {"variant": "super", "precision": "bf16"},
+     "worker": {"replicas": 3, "gpuResourceName": "example.com/gpu"}},
+    {"mode": "streaming", "model": {"variant": "edge", "precision": "bf16"},
+     "worker": {"discoveryBackendForm": "plain"}},
     {"download": {"enabled": False}, "cache": {"create": False, "name": "shared"}},
     {"worker": {"podLabels": {"a": "b"}, "podAnnotations": {"c": "d"}, "nodeSelector": {"pool": "gpu"},
                 "extraEnv": [{"name": "NIM_LOG_LEVEL", "value": "DEBUG"}]},

@@ -200,7 +200,8 @@ def test_streaming_settings_reach_workers_and_the_request_timeout_reaches_the_fr
     frontend = env_dict(rendered.frontend["env"])
     assert worker["NIM_DYNAMO_STREAMING_ENDPOINT"] == frontend["NIM_DYNAMO_STREAMING_ENDPOINT"] == \
         "pool-a.backend.streaming"
-    assert worker["NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S"] == frontend["NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S"] == "90"
+    timeout = "NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S"
+    assert worker[timeout] == frontend[timeout] == "90"
     assert worker["NIM_STREAMING_MAX_SESSIONS"] == "4"
     assert worker["NIM_STREAMING_MAX_VIDEO_SEGMENTS"] == "16"
     assert worker["NIM_STREAMING_REST_IDLE_TIMEOUT_S"] == "30"

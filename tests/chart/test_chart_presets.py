@@ -9,7 +9,8 @@ import yaml
 from chart_support import VALUES_DIR, env_dict, preset_files, render, support_matrix
 
 PRESETS = [path.name for path in preset_files()]
-VARIANT_PRESET = re.compile(r"^(?P<variant>nano|super|edge)-(?P<precision>bf16|fp8|nvfp4)(?P<streaming>-streaming)?\.yaml$")
+VARIANT_PRESET = re.compile(
+    r"^(?P<variant>nano|super|edge)-(?P<precision>bf16|fp8|nvfp4)(?P<streaming>-streaming)?\.yaml$")
 
 
 def test_the_expected_presets_exist():

@@ -25,7 +25,8 @@ RULES = [
      {"model": {"tagsSelector": "n_gpus=1,nim_tp=1,nim_dp=1,custom=yes"}}),
     ("no-dflash-without-draft",
      {"model": {"variant": "edge", "useDflash": True}},
-     'model.useDflash true is not supported for variant "edge", which ships no DFlash draft: use false or leave it null',
+     'model.useDflash true is not supported for variant "edge", which ships no DFlash draft: '
+     "use false or leave it null",
      {"model": {"variant": "edge", "useDflash": False}}),
     ("spec-method-known",
      {"mode": "streaming", "streaming": {"specMethod": "medusa"}},
