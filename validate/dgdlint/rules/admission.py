@@ -69,7 +69,8 @@ def resource_quantity_invalid(model: Model):
 )
 def backend_framework_invalid(model: Model):
     for graph in model.graphs:
-        if "backendFramework" in graph.spec and graph.backend_framework not in BACKEND_FRAMEWORKS:
+        # null is unset: the API server prunes it (a template that renders an empty value)
+        if graph.spec.get("backendFramework") is not None and graph.backend_framework not in BACKEND_FRAMEWORKS:
             yield Hit(graph.obj, ("spec", "backendFramework"),
                       f"{graph.obj.label}: backendFramework {graph.backend_framework!r} is not one of "
                       f"{', '.join(BACKEND_FRAMEWORKS)}")
