@@ -73,17 +73,29 @@ def download_container(job: Workload) -> Container | None:
     return nim[0] if nim else None
 
 
+def _download_index(model: Model) -> tuple[dict, dict]:
+    """({namespace: [(job, download container)]}, {namespace: number of Cosmos3 graphs}), once per model."""
+
+    def compute():
+        jobs: dict[str, list] = {}
+        for job in model.jobs():
+            container = download_container(job)
+            if container is not None:
+                jobs.setdefault(job.obj.namespace, []).append((job, container))
+        graphs: dict[str, int] = {}
+        for graph in model.graphs:
+            if is_cosmos_graph(graph):
+                graphs[graph.obj.namespace] = graphs.get(graph.obj.namespace, 0) + 1
+        return jobs, graphs
+
+    return model.memo("download-index", compute)
+
+
 def download_jobs(model: Model, graph: Graph) -> list[tuple[Workload, Container]]:
     """The Jobs in the graph's namespace that pull the NIM image and so prepare its cache."""
-    out = []
-    for job in model.jobs():
-        if job.obj.namespace != graph.obj.namespace:
-            continue
-        container = download_container(job)
-        if container is not None:
-            out.append((job, container))
-    cosmos_graphs = [g for g in model.graphs if g.obj.namespace == graph.obj.namespace and is_cosmos_graph(g)]
-    if len(cosmos_graphs) > 1:
+    jobs, graphs = _download_index(model)
+    out = list(jobs.get(graph.obj.namespace, []))
+    if graphs.get(graph.obj.namespace, 0) > 1:
         # Several pools in one namespace: pair each Job with the graph whose cache claim it mounts.
         claims = worker_claims(graph)
         out = [(job, c) for job, c in out if {m.claim for m in c.mounts if m.claim} & claims]

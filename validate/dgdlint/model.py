@@ -347,15 +347,20 @@ class Model:
     pvcs: list[Pvc] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    def memo(self, key: str, compute):
+        """An index computed once per model, so cross-object rules stay linear in the input."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def jobs(self) -> list[Workload]:
-        return [w for w in self.workloads if w.obj.kind == "Job"]
+        return self.memo("jobs", lambda: [w for w in self.workloads if w.obj.kind == "Job"])
 
     def pvc(self, namespace: str, name: str) -> Pvc | None:
-        for claim in self.pvcs:
-            if claim.namespace == namespace and claim.name == name:
-                return claim
-        return None
+        index = self.memo("pvcs", lambda: {(c.namespace, c.name): c for c in reversed(self.pvcs)})
+        return index.get((namespace, name))
 
     def all_containers(self):
         """(owner label, obj, container, pod settings) for every container of every DGD and workload."""

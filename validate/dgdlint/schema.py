@@ -82,13 +82,23 @@ class CrdVersionSchema:
     schema: dict
     source: str
     _validator: object = None
+    _fast: object = None
 
     def validator(self):
+        """python-jsonschema: slower, but explains every error (best match inside anyOf/oneOf)."""
         if self._validator is None:
             from jsonschema import Draft7Validator
 
             self._validator = Draft7Validator(self.schema)
         return self._validator
+
+    def fast(self):
+        """jsonschema-rs: answers valid/invalid in microseconds; the slow validator explains failures."""
+        if self._fast is None:
+            import jsonschema_rs
+
+            self._fast = jsonschema_rs.Draft7Validator(self.schema, validate_formats=False)
+        return self._fast
 
 
 def crd_versions(crd: dict, source: str) -> list[CrdVersionSchema]:
@@ -210,7 +220,9 @@ class BuiltinSchemas:
         self._root = None
         self._version = None
         self._registry = None
-        self._validators: dict[tuple[str, str], object] = {}
+        self._fast_registry = None
+        self._definitions = None
+        self._validators: dict[tuple[str, str], tuple] = {}
 
     def _schema_dir(self):
         if self._root is None:
@@ -238,26 +250,34 @@ class BuiltinSchemas:
         self._schema_dir()
         return self._version
 
-    def validator(self, api_version: str, kind: str):
+    def validators(self, api_version: str, kind: str) -> tuple | None:
+        """(fast, explain) validators for a built-in kind, or None when Kubernetes has no such schema."""
         key = (api_version, kind)
         if key in self._validators:
             return self._validators[key]
         root = self._schema_dir()
         group_version = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
         resource = root / f"{kind.lower()}-{group_version}.json"
-        validator = None
+        found = None
         if resource.is_file():
-            from jsonschema import Draft202012Validator
-            from referencing import Registry, Resource
+            import jsonschema_rs
 
-            if self._registry is None:
-                definitions = json.loads((root / "_definitions.json").read_text())
-                self._registry = Resource.from_contents(definitions) @ Registry()
+            if self._definitions is None:
+                self._definitions = json.loads((root / "_definitions.json").read_text())
+                self._fast_registry = jsonschema_rs.Registry([(self._definitions["$id"], self._definitions)])
             schema = json.loads(resource.read_text())
-            registry = Resource.from_contents(schema) @ self._registry
-            validator = Draft202012Validator(schema, registry=registry)
-        self._validators[key] = validator
-        return validator
+            fast = jsonschema_rs.Draft202012Validator(schema, registry=self._fast_registry, validate_formats=False)
+            found = (fast, lambda schema=schema: self._explainer(schema))
+        self._validators[key] = found
+        return found
+
+    def _explainer(self, schema: dict):
+        from jsonschema import Draft202012Validator
+        from referencing import Registry, Resource
+
+        if self._registry is None:
+            self._registry = Resource.from_contents(self._definitions) @ Registry()
+        return Draft202012Validator(schema, registry=Resource.from_contents(schema) @ self._registry)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -309,7 +329,7 @@ class SchemaStage:
                                                     f"{kind} {obj.api_version} is not served by the CRD in "
                                                     f"{crd.source}", "Use a served apiVersion."))
                     continue
-                findings.extend(self._validate(obj, crd.validator(), "crd-schema", f"CRD {kind} {version}"))
+                findings.extend(self._validate(obj, crd.fast(), crd.validator, "crd-schema", f"CRD {kind} {version}"))
                 continue
             if "." in group or (group and self.crds and any(g == group for g, _, _ in self.crds)):
                 # A custom resource: its CRD was not given (or lacks this version).
@@ -324,11 +344,11 @@ class SchemaStage:
                 else:
                     dgd_without_crd.append(obj)
                 continue
-            validator = self.builtins.validator(obj.api_version, kind)
-            if validator is None:
+            found = self.builtins.validators(obj.api_version, kind)
+            if found is None:
                 skipped_kinds.setdefault(f"{kind} ({obj.api_version})", obj)
                 continue
-            findings.extend(self._validate(obj, validator, "kubernetes-schema",
+            findings.extend(self._validate(obj, found[0], found[1], "kubernetes-schema",
                                            f"Kubernetes {self.builtins.version}"))
         for label, obj in sorted(skipped_kinds.items()):
             findings.append(_object_finding(obj, "schema-unavailable", "info",
@@ -342,10 +362,12 @@ class SchemaStage:
                 "Pass the CRD with --crd PATH|URL|cluster or DGDLINT_CRD to check custom resources."))
         return findings
 
-    def _validate(self, obj: KObject, validator, rule: str, source: str) -> list[Finding]:
+    def _validate(self, obj: KObject, fast, explainer, rule: str, source: str) -> list[Finding]:
         instance = prune_nulls(obj.value)
+        if fast.is_valid(instance):
+            return []
         findings = []
-        for error in validator.iter_errors(instance):
+        for error in explainer().iter_errors(instance):
             findings.extend(_error_findings(obj, error, rule, source))
             if len(findings) >= MAX_ERRORS_PER_OBJECT:
                 break
