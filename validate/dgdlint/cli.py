@@ -78,7 +78,20 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+# Commands whose module owns its own arguments: `dgdlint NAME ...` runs dgdlint.NAME.main(args).
+DELEGATED = {"smoke": "dgdlint.smoke", "diff": "dgdlint.diff", "plan": "dgdlint.plan"}
+
+
 def _main(argv: list[str] | None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in DELEGATED:
+        import importlib
+
+        try:
+            module = importlib.import_module(DELEGATED[argv[0]])
+        except ModuleNotFoundError:
+            return _usage(f"`dgdlint {argv[0]}` is not available in this version")
+        return module.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
