@@ -65,13 +65,17 @@ def test_download_container_runs_the_documented_default_command_with_the_workers
 def test_download_command_args_and_extra_env_are_values():
     (download,) = pod(render({"download": {
         "command": ["/bin/sh", "-c"], "args": ["download-to-cache --profiles abc"],
-        "extraEnv": [{"name": "NIM_CACHE_PATH", "value": "/opt/nim/.cache/sub"}, {"name": "HTTPS_PROXY", "value": "p"}],
+        "extraEnv": [{"name": "NGC_API_KEY", "valueFrom": {"secretKeyRef": {"name": "ngc-dl", "key": "key"}}},
+                     {"name": "HTTPS_PROXY", "value": "http://proxy:3128"}],
     }}))["initContainers"]
     assert download["command"] == ["/bin/sh", "-c"]
     assert download["args"] == ["download-to-cache --profiles abc"]
-    assert [e["name"] for e in download["env"]][0] == "NIM_CACHE_PATH"
-    assert download["env"][0]["value"] == "/opt/nim/.cache/sub"
-    assert download["env"][-1] == {"name": "HTTPS_PROXY", "value": "p"}
+    assert [e["name"] for e in download["env"]] == [
+        "NIM_CACHE_PATH", "NGC_API_KEY", "NIM_MODEL_TYPE", "NIM_MODEL_VARIANT", "NIM_PRECISION", "NIM_TAGS_SELECTOR",
+        "HTTPS_PROXY"]
+    assert download["env"][1] == {"name": "NGC_API_KEY",
+                                  "valueFrom": {"secretKeyRef": {"name": "ngc-dl", "key": "key"}}}
+    assert download["env"][-1] == {"name": "HTTPS_PROXY", "value": "http://proxy:3128"}
 
 
 def test_job_gpu_selectors_and_pod_settings_equal_the_workers():

@@ -96,6 +96,11 @@ RULES = [
      {"cache": {"create": False}},
      "cache.name is empty while cache.create is false: name the existing claim to reuse, or set cache.create true",
      {"cache": {"create": False, "name": "shared-cache"}}),
+    ("claim-name-not-the-gate-volume",
+     {"cache": {"create": False, "name": "model-cache-gate"}},
+     'cache.name "model-cache-gate" is the name of the gate\'s own volume, and the operator names the v1alpha1 '
+     "cache volume after its claim: choose another claim name (the default is <fullname>-model-cache)",
+     {"cache": {"create": False, "name": "model-cache"}}),
     ("single-node-claim-with-several-workers",
      {"cache": {"accessMode": "ReadWriteOnce"}, "worker": {"replicas": 2}},
      'cache.accessMode "ReadWriteOnce" with worker.replicas 2: workers on different nodes cannot share the claim; '
