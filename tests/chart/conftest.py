@@ -3,14 +3,10 @@ it in ../shared/reference/; tests that need them skip with a clear message when 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from chart_support import CRD_FILE, REFERENCE  # noqa: E402
+from chart_support import CRD_FILE, REFERENCE
 
 
 @pytest.fixture(scope="session")
