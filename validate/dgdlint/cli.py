@@ -48,9 +48,20 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--crd", metavar="PATH_OR_URL", action="append", default=[],
                        help="CRD file, directory, http(s) URL, or `cluster` (repeatable; env DGDLINT_CRD)")
     check.add_argument("--kubernetes-version", metavar="X.Y", help="Kubernetes version of the built-in schemas")
-    check.add_argument("--format", choices=("text", "json"), default="text", help="report format")
-    check.add_argument("--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    check.add_argument("--format", metavar="FMT[=FILE]", action="append", type=_format_choice,
+                       help="text, json, sarif, junit or github; repeatable, FMT=FILE writes to a file "
+                            "(default: text; github under GitHub Actions)")
+    check.add_argument("--output", metavar="FILE", help="write the (one) report to FILE instead of stdout")
     check.add_argument("--show-fix", action="store_true", help="text: print each finding's remediation")
+    policy_group = check.add_argument_group("policy")
+    policy_group.add_argument("--config", metavar="FILE",
+                              help="configuration file (default: .dgdlint.yaml or [tool.dgdlint] in pyproject.toml)")
+    policy_group.add_argument("--fail-on", choices=("error", "warning"), help="exit 1 on errors (default) or on "
+                                                                              "warnings too")
+    policy_group.add_argument("--no-ignore-annotations", action="store_true",
+                              help="ignore dgdlint/ignore-<rule> annotations (strict CI)")
+    policy_group.add_argument("--baseline", metavar="FILE", help="report only findings not in this baseline")
+    policy_group.add_argument("--write-baseline", metavar="FILE", help="write the current findings as a baseline")
 
     render = commands.add_parser("render", help="render a chart and print the manifests (like helm template)")
     _add_render_options(render, required=True)
@@ -58,6 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="list the rules")
     rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+
+    schemas = commands.add_parser("schemas", help="write CRD-derived JSON schemas in kubeconform's layout")
+    schemas.add_argument("--crd", metavar="PATH_OR_URL", action="append", default=[],
+                         help="CRD file, directory, URL or `cluster` (repeatable; env DGDLINT_CRD)")
+    schemas.add_argument("--out", metavar="DIR", required=True, help="folder for {kind}_{version}.json files")
 
     explain = commands.add_parser("explain", help="explain one rule")
     explain.add_argument("rule", metavar="RULE", help="rule name (e.g. streaming-endpoint-mismatch) or code")
@@ -105,7 +121,34 @@ def _main(argv: list[str] | None) -> int:
         return _rules(args)
     if args.command == "explain":
         return _explain(args)
+    if args.command == "schemas":
+        return _schemas(args)
     return EXIT_USAGE
+
+
+def _schemas(args) -> int:
+    """kubeconform reads `-schema-location 'DIR/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json'`."""
+    import json
+
+    from dgdlint.schema import CrdError, SchemaStage, crd_sources_from_env
+
+    sources = args.crd or crd_sources_from_env()
+    if not sources:
+        return _usage("give the CRDs with --crd (or DGDLINT_CRD)")
+    try:
+        stage = SchemaStage(sources)
+    except CrdError as error:
+        return _usage(str(error))
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        for (_group, kind, version), crd in sorted(stage.crds.items()):
+            path = os.path.join(args.out, f"{kind.lower()}_{version}.json")
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(crd.schema, handle, indent=1, sort_keys=True)
+            print(path)
+    except OSError as error:
+        return _usage(f"{args.out}: {error.strerror}")
+    return EXIT_OK
 
 
 def _usage(message: str) -> int:
@@ -171,24 +214,65 @@ def render_finding(chart: str, message: str, values_files: list[str] = ()):
                                "is allowed).")
 
 
+def _outputs(args) -> list[tuple[str, str | None]]:
+    """(format, file or None for stdout) for each --format FMT[=FILE]; GitHub annotations under Actions."""
+    requested = args.format or (["github"] if os.environ.get("GITHUB_ACTIONS") == "true" else ["text"])
+    outputs = []
+    for item in requested:
+        name, _, target = item.partition("=")
+        outputs.append((name, target or None))
+    if args.output:
+        if len(outputs) != 1 or outputs[0][1]:
+            raise _UsageProblem("--output goes with one --format; use --format FMT=FILE for several")
+        outputs = [(outputs[0][0], args.output)]
+    if sum(1 for _, target in outputs if target is None) > 1:
+        raise _UsageProblem("only one format can go to stdout; give the others a file: --format sarif=FILE")
+    return outputs
+
+
+class _UsageProblem(Exception):
+    pass
+
+
+def _format_choice(text: str) -> str:
+    from dgdlint.report import FORMATS
+
+    name = text.partition("=")[0]
+    if name not in FORMATS:
+        raise argparse.ArgumentTypeError(f"unknown format {name!r} (choose from {', '.join(FORMATS)})")
+    return text
+
+
 def _check(args, parser) -> int:
-    from dgdlint.engine import CheckResult, check_loaded
-    from dgdlint.load import LoadResult, UsageError, load_paths, load_text
+    from dgdlint import policy
+    from dgdlint.engine import CheckResult, apply_policy, check_loaded
+    from dgdlint.load import LoadResult, UsageError, expand_paths, load_paths, load_text
     from dgdlint.model import build_model
     from dgdlint.report import FORMATS
+    from dgdlint.rules import REGISTRY
     from dgdlint.schema import CrdError, SchemaStage, crd_sources_from_env
 
     if not args.paths and not args.chart:
         return _usage("give at least one PATH (or - for stdin), or --chart DIR")
     if args.values and not args.chart:
         return _usage("-f/--values needs --chart")
+    try:
+        outputs = _outputs(args)
+        config = policy.load_config(args.config)
+        policy.check_rule_names(config, set(REGISTRY) | _stage_rule_names())
+        if args.fail_on:
+            config.fail_on = args.fail_on
+        baseline = policy.load_baseline(args.baseline) if args.baseline else None
+    except (_UsageProblem, policy.ConfigError) as error:
+        return _usage(str(error))
     crd_sources = args.crd or crd_sources_from_env()
     try:
         schema_stage = SchemaStage(crd_sources, args.kubernetes_version)
     except CrdError as error:
         return _usage(str(error))
     try:
-        loaded = load_paths(args.paths) if args.paths else LoadResult()
+        paths = [p for p in expand_paths(args.paths) if p == "-" or not config.excluded(p)] if args.paths else []
+        loaded = load_paths(paths) if paths else LoadResult()
     except UsageError as error:
         return _usage(str(error))
 
@@ -207,18 +291,31 @@ def _check(args, parser) -> int:
                              list(loaded.files) or [args.chart], schema_skipped=not schema_stage.has_crds)
     else:
         result = check_loaded(loaded, schema_stage, args.namespace)
-        if extra_findings:
-            result.findings = sorted(result.findings + extra_findings, key=lambda f: f.sort_key())
-    report = FORMATS[args.format](result, **({"show_fix": args.show_fix} if args.format == "text" else {}))
-    if args.output:
+        result.findings += extra_findings
+    if args.write_baseline:
         try:
-            with open(args.output, "w", encoding="utf-8") as handle:
-                handle.write(report)
-        except OSError as error:
-            return _usage(f"--output {args.output}: {error.strerror}")
-    else:
-        sys.stdout.write(report)
+            count = policy.write_baseline(args.write_baseline, result.findings)
+        except policy.ConfigError as error:
+            return _usage(str(error))
+        print(f"dgdlint: wrote {count} finding(s) to the baseline {args.write_baseline}", file=sys.stderr)
+    apply_policy(result, config, annotations=not args.no_ignore_annotations, baseline=baseline)
+    for name, target in outputs:
+        report = FORMATS[name](result, **({"show_fix": args.show_fix} if name == "text" else {}))
+        if target:
+            try:
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(report)
+            except OSError as error:
+                return _usage(f"{target}: {error.strerror}")
+        else:
+            sys.stdout.write(report)
     return EXIT_FINDINGS if result.failed else EXIT_OK
+
+
+def _stage_rule_names() -> set[str]:
+    from dgdlint.docs import STAGE_FINDINGS
+
+    return set(STAGE_FINDINGS)
 
 
 def _rules(args) -> int:
@@ -230,9 +327,13 @@ def _rules(args) -> int:
 
 
 def _explain(args) -> int:
-    from dgdlint.docs import explain, find_rule
+    from dgdlint.docs import STAGE_FINDINGS, explain, find_rule
 
     rule_ = find_rule(args.rule)
+    if rule_ is None and args.rule in STAGE_FINDINGS:
+        stage, severity, meaning = STAGE_FINDINGS[args.rule]
+        sys.stdout.write(f"{args.rule} ({stage} stage, {severity})\n\n{meaning}\n")
+        return EXIT_OK
     if rule_ is None:
         return _usage(f"no rule {args.rule!r} (see `dgdlint rules`)")
     sys.stdout.write(explain(rule_))

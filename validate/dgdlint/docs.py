@@ -22,6 +22,9 @@ STAGE_FINDINGS = {
     "schema-skipped": ("schema", "info", "No CRD was given: custom resources were not schema-checked."),
     "schema-unavailable": ("schema", "info", "No schema is at hand for this kind: skipped."),
     "internal-error": ("rule", "error", "A rule failed on this input (a dgdlint bug); its findings are missing."),
+    "ignore-annotation-without-reason": ("rule", "warning",
+                                         "An ignore annotation without a reason: it suppresses nothing."),
+    "ignore-annotation-unknown-rule": ("rule", "warning", "A `dgdlint/ignore-<rule>` annotation names no rule."),
 }
 
 

@@ -15,13 +15,34 @@ class CheckResult:
     model: Model
     files: list[str] = field(default_factory=list)
     schema_skipped: bool = False
+    suppressed: list = field(default_factory=list)  # policy.Suppressed: finding and the reason given
+    baselined: int = 0
+    fail_on: str = "error"
 
     def count(self, severity: str) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
 
     @property
     def failed(self) -> bool:
+        if self.fail_on == "warning":
+            return self.count("error") + self.count("warning") > 0
         return self.count("error") > 0
+
+
+def apply_policy(result: CheckResult, config=None, annotations: bool = True, baseline: set[str] | None = None) -> None:
+    """Configuration (selection, severities, fail-on), then suppression annotations, then the baseline."""
+    from dgdlint import policy
+    from dgdlint.rules import REGISTRY
+
+    if config is not None:
+        result.findings = policy.apply_config(result.findings, config)
+        result.fail_on = config.fail_on
+    if annotations:
+        result.findings, result.suppressed = policy.apply_suppressions(result.findings, result.model.objects,
+                                                                       set(REGISTRY))
+    if baseline:
+        result.findings, result.baselined = policy.apply_baseline(result.findings, baseline)
+    result.findings.sort(key=Finding.sort_key)
 
 
 def check_loaded(loaded: LoadResult, schema_stage=None, namespace: str = "default") -> CheckResult:

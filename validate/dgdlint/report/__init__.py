@@ -1,34 +1,35 @@
-"""Output formats: each module turns a CheckResult into text. The registry maps format names to them."""
+"""Output formats: each module turns a CheckResult into text. FORMATS maps format names to them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
 
 from dgdlint.engine import CheckResult
 
-
-def _text(result: CheckResult, **options) -> str:
-    from dgdlint.report.text import render
-
-    return render(result, **options)
-
-
-def _json(result: CheckResult, **options) -> str:
-    from dgdlint.report.json_report import render
-
-    return render(result, **options)
+_MODULES = {
+    "text": "dgdlint.report.text",
+    "json": "dgdlint.report.json_report",
+    "sarif": "dgdlint.report.sarif",
+    "junit": "dgdlint.report.junit",
+    "github": "dgdlint.report.github",
+}
 
 
-FORMATS: dict[str, Callable[..., str]] = {"text": _text, "json": _json}
+def render(name: str, result: CheckResult, **options) -> str:
+    return importlib.import_module(_MODULES[name]).render(result, **options)
+
+
+FORMATS = {name: (lambda result, _name=name, **options: render(_name, result, **options)) for name in _MODULES}
 
 
 def summary(result: CheckResult) -> dict:
-    objects = len(result.model.objects)
     return {
         "errors": result.count("error"),
         "warnings": result.count("warning"),
         "infos": result.count("info"),
+        "suppressed": len(result.suppressed),
+        "baselined": result.baselined,
         "files": len(result.files),
-        "objects": objects,
+        "objects": len(result.model.objects),
         "schema": "skipped" if result.schema_skipped else "checked",
     }

@@ -20,8 +20,13 @@ def render(result: CheckResult, show_fix: bool = False) -> str:
             lines.append(f"    fix: {finding.remediation}")
     data = summary(result)
     schema = "schema stage skipped (no CRD given)" if data["schema"] == "skipped" else "schema checked"
+    extra = ""
+    if data["suppressed"]:
+        extra += f", {data['suppressed']} suppressed"
+    if data["baselined"]:
+        extra += f", {data['baselined']} in the baseline"
     lines.append(
-        f"{_plural(data['errors'], 'error')}, {_plural(data['warnings'], 'warning')}, {data['infos']} info "
+        f"{_plural(data['errors'], 'error')}, {_plural(data['warnings'], 'warning')}, {data['infos']} info{extra} "
         f"in {_plural(data['files'], 'file')} ({_plural(data['objects'], 'object')}; {schema})"
     )
     return "\n".join(lines) + "\n"

@@ -59,7 +59,31 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write("".join("     " + line + "\n" for line in render_text(result).splitlines()[:-1]))
         failed += bool(errors)
     print(f"{len(presets)} presets rendered and checked; {failed} failed")
+    failed += run_kubeconform(stage, out)
     return 1 if failed else 0
+
+
+def run_kubeconform(stage, out: Path | None) -> int:
+    """When kubeconform is on PATH, it checks the rendered presets too (CRD schemas from `dgdlint schemas`)."""
+    import json
+    import shutil
+    import subprocess
+    import tempfile
+
+    kubeconform = shutil.which("kubeconform")
+    if not kubeconform or out is None:
+        print("kubeconform not on PATH: skipped" if not kubeconform else "kubeconform needs --out: skipped")
+        return 0
+    with tempfile.TemporaryDirectory() as schemas:
+        for (_group, kind, version), crd in stage.crds.items():
+            Path(schemas, f"{kind.lower()}_{version}.json").write_text(json.dumps(crd.schema))
+        command = [kubeconform, "-strict", "-summary", "-schema-location", "default",
+                   "-schema-location", schemas + "/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json",
+                   *sorted(str(p) for p in out.glob("*.yaml"))]
+        if not stage.has_crds:
+            command.insert(1, "-ignore-missing-schemas")
+        completed = subprocess.run(command, check=False)
+    return int(completed.returncode != 0)
 
 
 if __name__ == "__main__":

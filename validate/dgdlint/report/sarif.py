@@ -1,0 +1,98 @@
+"""SARIF 2.1.0 for code scanning: rule metadata with help text, start line and column, the field path as
+a logical location, related locations for cross-object findings, and suppressions with their reasons."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from dgdlint.engine import CheckResult
+from dgdlint.findings import Finding
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def _uri(file: str) -> str:
+    if file in ("<stdin>", "-"):
+        return "stdin"
+    path = Path(file)
+    if path.is_absolute():
+        try:
+            return path.relative_to(Path.cwd()).as_posix()
+        except ValueError:
+            return path.as_uri()
+    return file.replace(os.sep, "/")
+
+
+def _location(file: str, line: int, column: int, path: str) -> dict:
+    location = {"physicalLocation": {"artifactLocation": {"uri": _uri(file)},
+                                     "region": {"startLine": max(line, 1), "startColumn": max(column, 1)}}}
+    if path:
+        location["logicalLocations"] = [{"fullyQualifiedName": path, "kind": "member"}]
+    return location
+
+
+def _rules(result: CheckResult) -> list[dict]:
+    from dgdlint.docs import STAGE_FINDINGS
+    from dgdlint.rules import REGISTRY
+
+    descriptors = []
+    for rule in REGISTRY.values():
+        descriptors.append({
+            "id": rule.name,
+            "name": rule.name,
+            "shortDescription": {"text": rule.title},
+            "fullDescription": {"text": rule.rationale},
+            "help": {"text": f"{rule.rationale}\nFix: {rule.remediation}",
+                     "markdown": f"**Why.** {rule.rationale}\n\n**Fix.** {rule.remediation}"},
+            "defaultConfiguration": {"level": LEVELS[rule.severity]},
+            "properties": {"code": rule.code, "family": rule.family, "tags": [rule.family]},
+        })
+    used = {f.rule for f in result.findings} | {s.finding.rule for s in result.suppressed}
+    for name in sorted(used - set(REGISTRY)):
+        stage, severity, meaning = STAGE_FINDINGS.get(name, ("rule", "error", name))
+        descriptors.append({"id": name, "name": name, "shortDescription": {"text": meaning},
+                            "help": {"text": meaning}, "defaultConfiguration": {"level": LEVELS[severity]},
+                            "properties": {"stage": stage}})
+    return descriptors
+
+
+def _result(finding: Finding, index: dict[str, int], reason: str | None = None) -> dict:
+    entry = {
+        "ruleId": finding.rule,
+        "ruleIndex": index[finding.rule],
+        "level": LEVELS[finding.severity],
+        "message": {"text": finding.message + (f" Fix: {finding.remediation}" if finding.remediation else "")},
+        "locations": [_location(finding.file, finding.line, finding.column, finding.path)],
+        "properties": {"stage": finding.stage},
+    }
+    if finding.related:
+        entry["relatedLocations"] = [
+            dict(_location(r.file, r.line, r.column, r.path), id=i, message={"text": r.note or r.path or "related"})
+            for i, r in enumerate(finding.related)
+        ]
+    if reason is not None:
+        entry["suppressions"] = [{"kind": "inSource", "justification": reason}]
+    return entry
+
+
+def render(result: CheckResult, **_options) -> str:
+    from dgdlint import __version__
+
+    rules = _rules(result)
+    index = {rule["id"]: i for i, rule in enumerate(rules)}
+    results = [_result(f, index) for f in result.findings]
+    results += [_result(s.finding, index, s.reason) for s in result.suppressed]
+    document = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "dgdlint", "version": __version__, "semanticVersion": __version__,
+                                "rules": rules}},
+            "results": results,
+            "columnKind": "unicodeCodePoints",
+        }],
+    }
+    return json.dumps(document, indent=2) + "\n"
