@@ -139,7 +139,15 @@ def _build_documents(file: str, text: str, result: LoadResult) -> None:
             message = "YAML syntax error: a tab character where YAML needs spaces"
             remediation = "Indent with spaces: YAML does not allow tabs for indentation."
         result.findings.append(parse_finding(file, line, column, message, remediation))
-    except yaml.YAMLError as error:  # reader errors without a mark (e.g. control characters)
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow (control characters)
+        position = max(error.position, 0)
+        line = text.count("\n", 0, position) + 1
+        column = position - (text.rfind("\n", 0, position) + 1) + 1
+        character = error.character if isinstance(error.character, int) else ord(str(error.character)[:1] or " ")
+        result.findings.append(parse_finding(
+            file, line, column, f"YAML error: character U+{character:04X} is not allowed in YAML text",
+            "Remove the control character (or quote it as an escape such as \"\\a\").", rule="yaml-encoding"))
+    except yaml.YAMLError as error:  # anything else libyaml reports without a mark
         result.findings.append(parse_finding(file, 1, 1, f"YAML error: {_one_line(str(error))}",
                                              "Make the file valid UTF-8 YAML text."))
 
@@ -254,8 +262,8 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
                                              rule="yaml-limits"))
         _skip_to_document_end(events, len(stack))
         return None
-    if root is None and root_mark is None:
-        return None
+    if root is None:
+        return None  # an empty document (`---` alone, or only comments): kubectl skips it too
     line, column = root_mark if root_mark else (1, 1)
     return Document(file=file, index=index, value=root, line=line, column=column, positions=positions)
 

@@ -1,0 +1,80 @@
+"""No output, log or finding ever contains the value of NGC_API_KEY, of another secret-looking env value,
+or of Secret data, in any format, whichever stage or rule looks at it."""
+
+from __future__ import annotations
+
+import pytest
+
+from dgdlint.cli import main
+from refdata import CRD_DIR
+
+SECRET = "nvapi-TOPSECRET-0123456789abcdef"
+MANIFEST = f"""\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: ngc-api-secret
+type: Opaque
+stringData:
+  NGC_API_KEY: {SECRET}
+  extra: 12345
+data:
+  bad: {SECRET}!!
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: leaky
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: c
+          image: nvcr.io/nim/nvidia/cosmos3:2.1.0
+          env:
+            - name: NGC_API_KEY
+              value: {SECRET}
+            - name: HF_TOKEN
+              value: 1234567890123456789
+            - name: NIM_CACHE_PATH
+              value: {{ "nested": "{SECRET}" }}
+---
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: leaky
+spec:
+  envs:
+    - name: NGC_API_KEY
+      value: {SECRET}
+  services:
+    Worker:
+      componentType: worker
+      envs:
+        - name: NGC_API_KEY
+          value: ["{SECRET}"]
+      extraPodSpec:
+        mainContainer:
+          image: nvcr.io/nim/nvidia/cosmos3:2.1.0
+          env:
+            - name: NGC_API_KEY
+              value: {SECRET}
+"""
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "github"])
+def test_no_format_echoes_a_secret(capsys, tmp_path, fmt):
+    target = tmp_path / "leaky.yaml"
+    target.write_text(MANIFEST)
+    args = ["check", "--format", fmt, "--show-fix", str(target)] if fmt == "text" else ["check", "--format", fmt,
+                                                                                         str(target)]
+    if CRD_DIR.exists():
+        args[1:1] = ["--crd", str(CRD_DIR)]
+    code = main(args)
+    captured = capsys.readouterr()
+    assert code == 1
+    everything = captured.out + captured.err
+    assert "ngc-api-key-literal" in everything or "ngc-api-key-literal" in everything.replace("%2C", ",")
+    assert SECRET not in everything
+    assert "1234567890123456789" not in everything
