@@ -45,7 +45,8 @@ docs-check: setup
 	$(BIN)/python -m dgdlint.tools.gendocs --check
 
 bench: setup
-	$(BIN)/python -m dgdlint.tools.bench
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m dgdlint.tools.bench --crd $(CRD)
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache

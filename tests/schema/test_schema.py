@@ -165,3 +165,18 @@ def test_the_whole_crd_directory_loads_every_dynamo_kind():
     kinds = {kind for _, kind, _ in stage.crds}
     assert {"DynamoGraphDeployment", "DynamoGraphDeploymentRequest", "DynamoModel",
             "DynamoComponentDeployment", "DynamoGraphDeploymentScalingAdapter"} <= kinds
+
+
+def test_converted_crds_are_cached_by_content_and_give_the_same_schemas(tmp_path, monkeypatch):
+    require_reference(DGD_CRD)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = SchemaStage([str(DGD_CRD)])
+    [entry] = list((tmp_path / "dgdlint").glob("crd-*.json"))
+    second = SchemaStage([str(DGD_CRD)])
+    assert {k: v.schema for k, v in first.crds.items()} == {k: v.schema for k, v in second.crds.items()}
+    entry.write_text("not json")  # a damaged cache entry is ignored and rewritten
+    assert SchemaStage([str(DGD_CRD)]).crds.keys() == first.crds.keys()
+    monkeypatch.setenv("DGDLINT_NO_CACHE", "1")
+    entry.unlink()
+    SchemaStage([str(DGD_CRD)])
+    assert not entry.exists()

@@ -305,9 +305,8 @@ class SchemaStage:
 
     def __post_init__(self):
         for source in self.crd_sources:
-            for document in read_crd_source(source):
-                for version in crd_versions(document, source):
-                    self.crds[(version.group, version.kind, version.version)] = version
+            for version in _cached_crd_versions(source):
+                self.crds[(version.group, version.kind, version.version)] = version
         if self.crd_sources and not self.crds:
             raise CrdError(f"{', '.join(self.crd_sources)}: no CustomResourceDefinition with a schema found")
         self.builtins = BuiltinSchemas(self.kubernetes_version)
@@ -444,6 +443,49 @@ def _error_findings(obj: KObject, error, rule: str, source: str) -> list[Finding
         message = message[:297] + "..."
     return [_object_finding(obj, rule, "error", f"{message} [{source}]",
                             f"Fix {path_text or 'the object'} to satisfy the schema ({validator}).", path)]
+
+
+def _cache_dir() -> Path | None:
+    if os.environ.get("DGDLINT_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "dgdlint"
+
+
+def _cached_crd_versions(source: str) -> list[CrdVersionSchema]:
+    """CRD versions of a source; for local files, the converted schemas are cached by content hash, so a
+    pre-commit run does not re-parse a 1.6 MB CRD each time. URLs and the cluster are always read."""
+    import hashlib
+
+    from dgdlint import __version__
+
+    path = Path(source)
+    cache = _cache_dir()
+    if cache is None or source == CLUSTER or re.match(r"^https?://", source) or not path.exists():
+        return [v for doc in read_crd_source(source) for v in crd_versions(doc, source)]
+    digest = hashlib.sha256(__version__.encode())
+    files = sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml", ".json")) if path.is_dir() else [path]
+    try:
+        for file in files:
+            digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    except OSError as error:
+        raise CrdError(f"{source}: cannot read the CRD: {error.strerror}") from None
+    entry = cache / f"crd-{digest.hexdigest()[:32]}.json"
+    try:
+        cached = json.loads(entry.read_text(encoding="utf-8"))
+        return [CrdVersionSchema(source=source, **item) for item in cached]
+    except (OSError, ValueError, TypeError):
+        pass
+    versions = [v for doc in read_crd_source(source) for v in crd_versions(doc, source)]
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        temporary = entry.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps([{"group": v.group, "kind": v.kind, "version": v.version, "served": v.served,
+                                          "deprecated": v.deprecated, "schema": v.schema} for v in versions]))
+        os.replace(temporary, entry)
+    except OSError:
+        pass  # a read-only home: no cache, same result
+    return versions
 
 
 def crd_sources_from_env(environ=os.environ) -> list[str]:
