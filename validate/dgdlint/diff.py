@@ -16,11 +16,12 @@ from fractions import Fraction
 
 from dgdlint.cosmos import (
     cache_mounts,
-    download_jobs,
+    download_container,
     env_text,
     is_cosmos_graph,
     is_streaming,
     nim_workers,
+    worker_claims,
 )
 from dgdlint.findings import Finding, Location
 from dgdlint.load import LoadResult, format_path
@@ -268,6 +269,11 @@ class Comparison:
     new: Model
     findings: list[Finding] = field(default_factory=list)
 
+    def old_job(self, job: KObject):
+        """The old set's Job of the same key as `job`, if any (an index built once)."""
+        index = self.old.memo("diff-jobs-by-key", lambda: {object_key(w.obj): w for w in self.old.jobs()})
+        return index.get(object_key(job))
+
     def add(self, rule: str, obj: KObject, path: tuple, message: str, *related: Location) -> None:
         self.findings.append(_finding(rule, obj, path, message, list(related)))
 
@@ -384,11 +390,41 @@ def _shown(value: str | None) -> str:
     return "unset" if value is None else repr(value)
 
 
+def download_jobs(model: Model, graph: Graph) -> list:
+    """The graph's download Jobs as `cosmos.download_jobs` pairs them (all Jobs of the namespace, or with
+    several Cosmos3 graphs there, those that mount the graph's cache claim), through indexes built once,
+    so that many graphs in one namespace stay linear."""
+
+    def compute():
+        by_namespace: dict[str, list] = {}
+        by_claim: dict[tuple[str, str], list] = {}
+        for job in model.jobs():
+            container = download_container(job)
+            if container is None:
+                continue
+            namespace = job.obj.namespace
+            by_namespace.setdefault(namespace, []).append((job, container))
+            for claim in {m.claim for m in container.mounts if m.claim}:
+                by_claim.setdefault((namespace, claim), []).append((job, container))
+        graphs: dict[str, int] = {}
+        for each in model.graphs:
+            if is_cosmos_graph(each):
+                graphs[each.obj.namespace] = graphs.get(each.obj.namespace, 0) + 1
+        return by_namespace, by_claim, graphs
+
+    by_namespace, by_claim, graphs = model.memo("diff-download-jobs", compute)
+    namespace = graph.obj.namespace
+    if graphs.get(namespace, 0) <= 1:
+        return list(by_namespace.get(namespace, []))
+    found = {}
+    for claim in sorted(worker_claims(graph)):
+        for job, container in by_claim.get((namespace, claim), []):
+            found.setdefault(id(job), (job, container))
+    return list(found.values())
+
+
 def _download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
     old_workers = {c.name: c for c in nim_workers(old)}
-    new_jobs = download_jobs(run.new, new)
-    old_jobs = download_jobs(run.old, old)
-    old_job_objects = {object_key(job.obj): job for job in run.old.jobs()}
     for component in nim_workers(new):
         previous = old_workers.get(component.name)
         if previous is None:
@@ -400,6 +436,8 @@ def _download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
         first = changed[0]
         moved = f"{component.label}: the change moves {first} from {_shown(before[first][0])} to " \
                 f"{_shown(after[first][0])}"
+        new_jobs = download_jobs(run.new, new)
+        old_jobs = download_jobs(run.old, old)
         if not new_jobs:
             if old_jobs:
                 job = old_jobs[0][0]
@@ -411,7 +449,7 @@ def _download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
             continue
         for job, container in new_jobs:
             fetched = model_identity(container)
-            previous_job = old_job_objects.get(object_key(job.obj))
+            previous_job = run.old_job(job.obj)
             unchanged = previous_job is not None and \
                 _canonical(previous_job.obj.get(("spec", "template"))) == _canonical(job.obj.get(("spec", "template")))
             stale = [name for name in changed if fetched[name][0] != after[name][0]]
@@ -542,6 +580,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from dgdlint.report import FORMATS
+
     parser = _Parser(
         prog="dgdlint diff",
         description="Say what applying NEW over OLD breaks: immutable fields, lost streaming sessions, a download "
@@ -571,7 +611,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="CRD file, directory, URL or `cluster` for the new side's schema stage (repeatable; "
                              "env DGDLINT_CRD)")
     parser.add_argument("--kubernetes-version", metavar="X.Y", help="Kubernetes version of the built-in schemas")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="report format")
+    parser.add_argument("--format", choices=tuple(FORMATS), default="text", help="report format, as for check")
     parser.add_argument("--output", metavar="FILE", help="write the report to FILE instead of stdout")
     parser.add_argument("--show-fix", action="store_true", help="text: print each finding's remediation")
     return parser
@@ -636,8 +676,9 @@ def load_side(side: Side, args) -> tuple[LoadResult, list[Finding]]:
         templates = render_chart(request, engine=args.engine)
     except RenderError as error:
         return loaded, [render_finding(args.chart, str(error), list(side.values or []))]
-    # Both sides of a chart diff render the same template names; the old side's carry a prefix.
-    prefix = "old:" if side.name == "old" else ""
+    # Both sides of a chart diff render the same template names; the old side's carry a prefix (a plain
+    # relative path, so that every output format, SARIF's URIs included, can carry it).
+    prefix = "old/" if side.name == "old" else ""
     for template in templates:
         load_text(prefix + template.source, template.text, loaded)
     return loaded, []
@@ -649,7 +690,8 @@ def _usage(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from dgdlint.engine import CheckResult, check_loaded
+    from dgdlint import policy
+    from dgdlint.engine import CheckResult, apply_policy, check_loaded
     from dgdlint.load import UsageError
     from dgdlint.model import build_model
     from dgdlint.report import FORMATS
@@ -664,8 +706,9 @@ def main(argv: list[str] | None = None) -> int:
     except _Usage as error:
         return _usage(str(error))
     try:
+        config = policy.load_config(None)
         schema_stage = SchemaStage(args.crd or crd_sources_from_env(), args.kubernetes_version)
-    except CrdError as error:
+    except (CrdError, policy.ConfigError) as error:
         return _usage(str(error))
     try:
         old_loaded, old_failed = load_side(old_side, args)
@@ -680,12 +723,14 @@ def main(argv: list[str] | None = None) -> int:
                              schema_skipped=not schema_stage.has_crds)
     else:
         result = check_loaded(new_loaded, schema_stage, args.namespace)
+    apply_policy(result, config)  # the project's configuration and suppression annotations, as check applies them
     # The old side contributes what keeps it from loading, never its own rule findings.
     old_broken = [f for f in old_model.findings if f.severity == "error"] + old_failed
     result.findings += old_broken + new_failed
     result.files = list(old_loaded.files) + list(result.files)
-    new_broken = new_failed or any(f.stage == "parse" and f.severity == "error" for f in result.findings
-                                   if f.file in new_loaded.files)
+    new_files = set(new_loaded.files)
+    new_broken = new_failed or any(f.stage == "parse" and f.severity == "error" and f.file in new_files
+                                   for f in result.findings)
     if old_broken or new_broken:
         broken = " and ".join(s.describe() for s, bad in ((old_side, old_broken), (new_side, new_broken)) if bad)
         print(f"dgdlint diff: {broken} did not load cleanly; the two sides were not compared", file=sys.stderr)
