@@ -176,3 +176,17 @@ def test_explain_can_render_a_diff_rule():
     text = explain(diff.DIFF_RULES["diff-sessions-lost"])
     assert text.startswith("diff-sessions-lost (DGD902, warning)")
     assert "never migrate" in text
+
+
+def test_deleting_a_streaming_deployment_says_how_many_worker_pods_lose_sessions(capsys):
+    code, out, _ = run(capsys, STREAMING, CASES / "diff-deleted" / "dgd-dropped" / "new.yaml", "--format", "json")
+    assert code == 0
+    [deleted] = diff_findings(out)
+    assert deleted["rule"] == "diff-deleted" and deleted["file"] == str(STREAMING)
+    assert deleted["message"].endswith("the live streaming sessions on its 2 worker pods")
+
+
+def test_the_diff_page_lists_every_diff_rule_with_its_severity():
+    page = (ROOT / "docs" / "diff.md").read_text(encoding="utf-8")
+    for name, r in diff.DIFF_RULES.items():
+        assert f"| `{name}` | {r.severity} |" in page

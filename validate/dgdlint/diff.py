@@ -526,6 +526,7 @@ def _dropped(run: Comparison, old_index: dict, new_index: dict) -> None:
     new_graphs_by_namespace = {}
     for graph in run.new.graphs:
         new_graphs_by_namespace.setdefault(graph.obj.namespace, graph)
+    old_graphs = {object_key(graph.obj): graph for graph in run.old.graphs}
     still_mounted = None
     for key, obj in old_index.items():
         if key in new_index:
@@ -535,9 +536,14 @@ def _dropped(run: Comparison, old_index: dict, new_index: dict) -> None:
             related = (_location(other.obj, ("metadata", "name"),
                                  f"the new set has {other.obj.label} instead: another name is another deployment")
                        if other else _absent(run.new, f"no {obj.label} in the new set"))
+            graph = old_graphs[key]
+            pods = sum(c.pods for c in nim_workers(graph))
+            sessions = f", and the live streaming sessions on its {_plural(pods, 'worker pod')}" \
+                if is_streaming(graph) and pods else ""
             run.add("diff-deleted", obj, ("metadata", "name"),
                     f"{obj.label} ({obj.namespace}) is not in the new set: applying it with pruning "
-                    "(helm upgrade, kubectl apply --prune, GitOps) deletes the deployment and its pods", related)
+                    f"(helm upgrade, kubectl apply --prune, GitOps) deletes the deployment and its pods{sessions}",
+                    related)
         elif obj.kind == PVC_KIND and not obj.group and run.new.pvc(obj.namespace, obj.name) is None:
             if still_mounted is None:
                 still_mounted = _mounted_claims(run.new)
