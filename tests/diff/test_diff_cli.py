@@ -190,3 +190,12 @@ def test_the_diff_page_lists_every_diff_rule_with_its_severity():
     page = (ROOT / "docs" / "diff.md").read_text(encoding="utf-8")
     for name, r in diff.DIFF_RULES.items():
         assert f"| `{name}` | {r.severity} |" in page
+
+
+@pytest.mark.parametrize("text, same_as", [("1", "1000m"), ("0.5Gi", "512Mi"), ("1e3", "1k"), ("16", "+16")])
+def test_quantities_compare_by_value(text, same_as):
+    assert diff.quantity(text) == diff.quantity(same_as)
+
+
+def test_a_hostile_quantity_stays_cheap_text():
+    assert diff.quantity("1e99999999") == "1e99999999"

@@ -143,7 +143,7 @@ def quantity(text: str | None) -> str:
     if text is None:
         return ""
     match = _QUANTITY.fullmatch(text.strip())
-    if not match:
+    if not match or (match.group(2) and abs(int(match.group(2))) > 40):  # no real quantity; keep it cheap
         return text.strip()
     number = Fraction(match.group(1))
     if match.group(2):
