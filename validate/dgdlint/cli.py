@@ -245,11 +245,11 @@ def _format_choice(text: str) -> str:
 
 def _check(args, parser) -> int:
     from dgdlint import policy
+    from dgdlint.docs import all_rules
     from dgdlint.engine import CheckResult, apply_policy, check_loaded
     from dgdlint.load import LoadResult, UsageError, expand_paths, load_paths, load_text
     from dgdlint.model import build_model
     from dgdlint.report import FORMATS
-    from dgdlint.rules import REGISTRY
     from dgdlint.schema import CrdError, SchemaStage, crd_sources_from_env
 
     if not args.paths and not args.chart:
@@ -259,7 +259,7 @@ def _check(args, parser) -> int:
     try:
         outputs = _outputs(args)
         config = policy.load_config(args.config)
-        policy.check_rule_names(config, set(REGISTRY) | _stage_rule_names())
+        policy.check_rule_names(config, {rule.name for rule in all_rules()} | _stage_rule_names())
         if args.fail_on:
             config.fail_on = args.fail_on
         baseline = policy.load_baseline(args.baseline) if args.baseline else None

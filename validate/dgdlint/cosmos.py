@@ -73,33 +73,41 @@ def download_container(job: Workload) -> Container | None:
     return nim[0] if nim else None
 
 
-def _download_index(model: Model) -> tuple[dict, dict]:
-    """({namespace: [(job, download container)]}, {namespace: number of Cosmos3 graphs}), once per model."""
+def _download_index(model: Model) -> tuple[dict, dict, dict]:
+    """Once per model: {namespace: [(job, download container)]}, {(namespace, claim): [(job, container)]} and
+    {namespace: number of Cosmos3 graphs}."""
 
     def compute():
         jobs: dict[str, list] = {}
+        by_claim: dict[tuple[str, str], list] = {}
         for job in model.jobs():
             container = download_container(job)
-            if container is not None:
-                jobs.setdefault(job.obj.namespace, []).append((job, container))
+            if container is None:
+                continue
+            jobs.setdefault(job.obj.namespace, []).append((job, container))
+            for claim in dict.fromkeys(m.claim for m in container.mounts if m.claim):
+                by_claim.setdefault((job.obj.namespace, claim), []).append((job, container))
         graphs: dict[str, int] = {}
         for graph in model.graphs:
             if is_cosmos_graph(graph):
                 graphs[graph.obj.namespace] = graphs.get(graph.obj.namespace, 0) + 1
-        return jobs, graphs
+        return jobs, by_claim, graphs
 
     return model.memo("download-index", compute)
 
 
 def download_jobs(model: Model, graph: Graph) -> list[tuple[Workload, Container]]:
     """The Jobs in the graph's namespace that pull the NIM image and so prepare its cache."""
-    jobs, graphs = _download_index(model)
-    out = list(jobs.get(graph.obj.namespace, []))
-    if graphs.get(graph.obj.namespace, 0) > 1:
-        # Several pools in one namespace: pair each Job with the graph whose cache claim it mounts.
-        claims = worker_claims(graph)
-        out = [(job, c) for job, c in out if {m.claim for m in c.mounts if m.claim} & claims]
-    return out
+    jobs, by_claim, graphs = _download_index(model)
+    namespace = graph.obj.namespace
+    if graphs.get(namespace, 0) <= 1:
+        return list(jobs.get(namespace, []))
+    # Several pools in one namespace: pair each Job with the graph whose cache claim it mounts.
+    paired: dict[int, tuple[Workload, Container]] = {}
+    for claim in sorted(worker_claims(graph)):
+        for job, container in by_claim.get((namespace, claim), []):
+            paired.setdefault(id(job), (job, container))
+    return list(paired.values())
 
 
 def cache_mounts(container: Container):

@@ -28,16 +28,24 @@ STAGE_FINDINGS = {
 }
 
 
+def all_rules() -> list[Rule]:
+    """The check rules of the registry, then the rules of `dgdlint diff` (same fields)."""
+    from dgdlint.diff import DIFF_RULES
+
+    return [*REGISTRY.values(), *DIFF_RULES.values()]
+
+
 def find_rule(name: str) -> Rule | None:
-    for rule_ in REGISTRY.values():
+    for rule_ in all_rules():
         if name in (rule_.name, rule_.code):
             return rule_
     return None
 
 
 def rules_text() -> str:
-    width = max(len(r.name) for r in REGISTRY.values())
-    lines = [f"{r.code}  {r.name:<{width}}  {r.severity:<7}  {r.title}" for r in REGISTRY.values()]
+    rules = all_rules()
+    width = max(len(r.name) for r in rules)
+    lines = [f"{r.code}  {r.name:<{width}}  {r.severity:<7}  {r.title}" for r in rules]
     return "\n".join(lines) + "\n"
 
 
@@ -45,14 +53,15 @@ def rules_json() -> str:
     return json.dumps([
         {"name": r.name, "code": r.code, "severity": r.severity, "family": r.family, "title": r.title,
          "rationale": r.rationale, "remediation": r.remediation, "reads": list(r.reads)}
-        for r in REGISTRY.values()
+        for r in all_rules()
     ], indent=2) + "\n"
 
 
 def rules_markdown() -> str:
     lines = ["| code | rule | severity | what it checks |", "|---|---|---|---|"]
-    for r in REGISTRY.values():
-        lines.append(f"| {r.code} | `{r.name}` | {r.severity} | {r.title} |")
+    for r in all_rules():
+        where = " (`dgdlint diff`)" if r.family == "diff" else ""
+        lines.append(f"| {r.code} | `{r.name}` | {r.severity} | {r.title}{where} |")
     lines += ["", "Findings of the parse and schema stages:", "",
               "| rule | stage | severity | meaning |", "|---|---|---|---|"]
     for name, (stage, severity, meaning) in STAGE_FINDINGS.items():

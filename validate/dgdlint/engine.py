@@ -32,14 +32,14 @@ class CheckResult:
 def apply_policy(result: CheckResult, config=None, annotations: bool = True, baseline: set[str] | None = None) -> None:
     """Configuration (selection, severities, fail-on), then suppression annotations, then the baseline."""
     from dgdlint import policy
-    from dgdlint.rules import REGISTRY
+    from dgdlint.docs import all_rules
 
     if config is not None:
         result.findings = policy.apply_config(result.findings, config)
         result.fail_on = config.fail_on
     if annotations:
-        result.findings, result.suppressed = policy.apply_suppressions(result.findings, result.model.objects,
-                                                                       set(REGISTRY))
+        known = {rule.name for rule in all_rules()}
+        result.findings, result.suppressed = policy.apply_suppressions(result.findings, result.model.objects, known)
     if baseline:
         result.findings, result.baselined = policy.apply_baseline(result.findings, baseline)
     result.findings.sort(key=Finding.sort_key)

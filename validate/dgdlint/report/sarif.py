@@ -35,11 +35,12 @@ def _location(file: str, line: int, column: int, path: str) -> dict:
 
 
 def _rules(result: CheckResult) -> list[dict]:
-    from dgdlint.docs import STAGE_FINDINGS
-    from dgdlint.rules import REGISTRY
+    from dgdlint.docs import STAGE_FINDINGS, all_rules
 
     descriptors = []
-    for rule in REGISTRY.values():
+    known = set()
+    for rule in all_rules():
+        known.add(rule.name)
         descriptors.append({
             "id": rule.name,
             "name": rule.name,
@@ -51,7 +52,7 @@ def _rules(result: CheckResult) -> list[dict]:
             "properties": {"code": rule.code, "family": rule.family, "tags": [rule.family]},
         })
     used = {f.rule for f in result.findings} | {s.finding.rule for s in result.suppressed}
-    for name in sorted(used - set(REGISTRY)):
+    for name in sorted(used - known):
         stage, severity, meaning = STAGE_FINDINGS.get(name, ("rule", "error", name))
         descriptors.append({"id": name, "name": name, "shortDescription": {"text": meaning},
                             "help": {"text": meaning}, "defaultConfiguration": {"level": LEVELS[severity]},

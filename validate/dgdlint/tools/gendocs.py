@@ -25,10 +25,10 @@ def sections() -> dict[str, str]:
 
 
 def rules_page() -> str:
-    from dgdlint.rules import REGISTRY
+    from dgdlint.docs import all_rules
 
     parts = ["# dgdlint rules", "", "Generated from the rule registry by `make docs`; do not edit by hand.", ""]
-    for rule_ in REGISTRY.values():
+    for rule_ in all_rules():
         parts += [f"## `{rule_.name}` ({rule_.code}, {rule_.severity})", "", f"{rule_.title}.", "",
                   f"**Why it matters.** {rule_.rationale}", "", f"**What to do.** {rule_.remediation}", "",
                   f"Reads: {', '.join(rule_.reads)}.", ""]
