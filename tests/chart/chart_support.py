@@ -50,6 +50,16 @@ class Rendered:
         return found[0]
 
     @property
+    def release_objects(self) -> list[dict]:
+        """What `helm install` applies: every object that is not a Helm hook."""
+        return [obj for obj in self.objects if not hook_of(obj)]
+
+    @property
+    def test_hooks(self) -> list[dict]:
+        """What only `helm test` creates."""
+        return [obj for obj in self.objects if hook_of(obj) == "test"]
+
+    @property
     def dgd(self) -> dict:
         return self.one("DynamoGraphDeployment")
 
@@ -68,6 +78,11 @@ class Rendered:
     @property
     def worker(self) -> dict:
         return self.components["ReasonerWorker"]
+
+
+def hook_of(obj: dict) -> str:
+    """The object's `helm.sh/hook` annotation ('' for an ordinary release object)."""
+    return ((obj.get("metadata") or {}).get("annotations") or {}).get("helm.sh/hook", "")
 
 
 def _freeze(values: dict | None) -> str:

@@ -68,8 +68,9 @@ def streaming_worker_env(endpoint="cosmos3-reasoner.backend.streaming") -> list[
 
 def test_default_release_renders_one_dgd_one_download_job_and_one_claim():
     rendered = render()
-    assert sorted(obj["kind"] for obj in rendered.objects) == [
+    assert sorted(obj["kind"] for obj in rendered.release_objects) == [
         "DynamoGraphDeployment", "Job", "PersistentVolumeClaim"]
+    assert sorted(obj["kind"] for obj in rendered.test_hooks) == ["ConfigMap", "Pod"]
 
 
 @pytest.mark.parametrize("api_version", API_VERSIONS)

@@ -10,11 +10,25 @@ from chart_support import CHART, VALUES_DIR, preset_files
 from dgdlint.render import RenderRequest, render_chart
 
 DEFINE = re.compile(r'{{-?\s*define\s+"(?P<name>[^"]+)"\s*-?}}')
+SMOKE_CLIENT = CHART / "files" / "smoke.py"
+
+
+def _template_files() -> list:
+    """Every file under templates/, subfolders (tests/) included."""
+    return sorted(path for path in (CHART / "templates").rglob("*") if path.is_file())
+
+
+def _without_embedded_smoke_client(text: str) -> str:
+    """The test ConfigMap embeds files/smoke.py verbatim, blank lines included; Python's own layout is not
+    the templates' to tidy (ruff keeps the file itself clean), so the checks skip exactly that block."""
+    client = SMOKE_CLIENT.read_text(encoding="utf-8")
+    block = "\n".join(("    " + line) if line else "" for line in client.splitlines()) + "\n"
+    return text.replace(block, "    # files/smoke.py\n")
 
 
 def test_every_define_is_prefixed_with_the_chart_name_and_has_a_usage_comment_above_it():
     defines = 0
-    for template in sorted((CHART / "templates").iterdir()):
+    for template in _template_files():
         lines = template.read_text(encoding="utf-8").splitlines()
         for number, line in enumerate(lines):
             match = DEFINE.search(line)
@@ -28,7 +42,7 @@ def test_every_define_is_prefixed_with_the_chart_name_and_has_a_usage_comment_ab
 
 
 def test_every_template_runs_the_cross_field_checks_before_rendering_anything():
-    for template in sorted((CHART / "templates").glob("*")):
+    for template in _template_files():
         if template.name.startswith("_"):
             continue
         lines = template.read_text(encoding="utf-8").strip().splitlines()
@@ -45,7 +59,7 @@ def test_rendered_yaml_is_tidy_and_the_same_on_every_run(preset, api_version):
     first = render_chart(request, engine="sdk")
     assert first == render_chart(request, engine="sdk")
     for template in first:
-        text = template.text
+        text = _without_embedded_smoke_client(template.text)
         assert text.startswith("apiVersion: "), template.source
         assert text.endswith("\n") and not text.endswith("\n\n"), template.source
         assert "\n\n" not in text, template.source
