@@ -3,6 +3,7 @@
 from dgdlint.rules import (  # noqa: F401  (imported for their registrations)
     admission,
     cache,
+    gpu_fit,
     hygiene,
     images,
     model_selection,
