@@ -1,0 +1,81 @@
+"""Kubernetes quantities as `plan` reads and prints them: suffixes, exponents, rounding, and the shortest
+exact form back."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dgdlint.plan import format_bytes, format_cores, parse_quantity, quantity_bytes
+
+GI = 2**30
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("16", Decimal(16)),
+    (16, Decimal(16)),  # YAML gives an int when the quantity is unquoted
+    (0.5, Decimal("0.5")),
+    ("100m", Decimal("0.1")),
+    ("1500m", Decimal("1.5")),
+    ("250u", Decimal("0.00025")),
+    ("3n", Decimal("3e-9")),
+    (".5", Decimal("0.5")),
+    ("1.", Decimal(1)),
+    ("+2", Decimal(2)),
+    ("2k", Decimal(2000)),
+    ("1M", Decimal(10**6)),
+    ("1G", Decimal(10**9)),
+    ("1T", Decimal(10**12)),
+    ("1P", Decimal(10**15)),
+    ("1E", Decimal(10**18)),
+    ("1Ki", Decimal(1024)),
+    ("128Mi", Decimal(128 * 2**20)),
+    ("96Gi", Decimal(96 * GI)),
+    ("1.5Gi", Decimal(3 * GI // 2)),
+    ("1Ti", Decimal(2**40)),
+    ("1Pi", Decimal(2**50)),
+    ("1Ei", Decimal(2**60)),
+    ("1e3", Decimal(1000)),
+    ("1E3", Decimal(1000)),
+    ("12e-3", Decimal("0.012")),
+    (" 8Gi ", Decimal(8 * GI)),
+])
+def test_a_quantity_parses_to_its_value(text, value):
+    assert parse_quantity(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "Gi", "1K", "1KB", "1 Gi", "1gi", "1e", "1e1.5", "abc", "1..2", "0x10",
+                                  "1e999", None, [], {}, True])
+def test_what_is_not_a_quantity_parses_to_none(text):
+    assert parse_quantity(text) is None
+
+
+def test_bytes_round_up_a_fraction_of_a_byte():
+    assert quantity_bytes("1500m") == 2
+    assert quantity_bytes("0.5Ki") == 512
+    assert quantity_bytes("200Gi") == 200 * GI
+    assert quantity_bytes("nope") is None
+
+
+@pytest.mark.parametrize(("count", "text"), [
+    (0, "0"), (1, "1"), (1500, "1500"), (1024, "1Ki"), (2000, "2k"), (96 * GI, "96Gi"),
+    (208 * GI, "208Gi"), (3 * GI // 2, "1536Mi"), (10**9, "1G"), (2**40, "1Ti"),
+])
+def test_bytes_print_in_the_shortest_exact_form(count, text):
+    assert format_bytes(count) == text
+
+
+@pytest.mark.parametrize(("cores", "text"), [
+    (Decimal(16), "16"), (Decimal("38.100"), "38.1"), (Decimal("0.1"), "0.1"), (Decimal(100), "100"),
+    (Decimal(0), "0"),
+])
+def test_cores_print_as_a_plain_decimal(cores, text):
+    assert format_cores(cores) == text
+
+
+@given(st.integers(min_value=0, max_value=2**70))
+def test_printed_bytes_parse_back_to_the_same_count(count):
+    assert quantity_bytes(format_bytes(count)) == count
