@@ -147,7 +147,8 @@ def marker_key(image: str, variant: str, precision: str, tags_selector: str) -> 
 # --- one view of a DGD, whatever its API version -------------------------------------------------
 
 _POD_KEYS = ("imagePullSecrets", "securityContext", "nodeSelector", "tolerations", "affinity",
-             "terminationGracePeriodSeconds", "initContainers", "priorityClassName")
+             "topologySpreadConstraints", "terminationGracePeriodSeconds", "initContainers", "priorityClassName")
+_MAIN_KEYS = ("image", "imagePullPolicy", "workingDir", "command", "args", "env", "securityContext")
 
 
 def _claims_by_volume(volumes: list[dict]) -> dict[str, str]:
@@ -156,7 +157,8 @@ def _claims_by_volume(volumes: list[dict]) -> dict[str, str]:
 
 def normalize_dgd(dgd: dict) -> dict[str, dict]:
     """Components by name, each as {type, replicas, runtimeVersionOverride, image, imagePullPolicy,
-    workingDir, command, args, env, resources (requests/limits keyed by Kubernetes resource name),
+    workingDir, command, args, env, securityContext (of the main container), resources (requests/limits
+    keyed by Kubernetes resource name),
     sharedMemorySize, cacheMounts [(claim, mountPath)], podLabels, podAnnotations, pod (pod-level
     settings), extraVolumes (pod volumes the main container does not mount, as (name, claim))}."""
     version = dgd["apiVersion"].split("/")[1]
@@ -191,6 +193,7 @@ def _normalize_v1alpha1(service: dict, graph: dict) -> dict:
         "command": main.get("command"),
         "args": main.get("args"),
         "env": list(service.get("envs", [])) + list(main.get("env", [])),
+        "securityContext": main.get("securityContext"),
         "resources": resources,
         "sharedMemorySize": (service.get("sharedMemory") or {}).get("size"),
         "cacheMounts": mounts,
@@ -198,7 +201,7 @@ def _normalize_v1alpha1(service: dict, graph: dict) -> dict:
         "podAnnotations": (service.get("extraPodMetadata") or {}).get("annotations", {}),
         "pod": {key: pod[key] for key in _POD_KEYS if key in pod},
         "extraVolumes": sorted(_claims_by_volume(volumes).items()),
-        "mainContainerExtras": sorted(set(main) - {"image", "imagePullPolicy", "workingDir", "command", "args", "env"}),
+        "mainContainerExtras": sorted(set(main) - set(_MAIN_KEYS)),
         "podExtras": sorted(set(pod) - set(_POD_KEYS)),
     }
 
@@ -222,6 +225,7 @@ def _normalize_v1beta1(component: dict) -> dict:
         "command": main.get("command"),
         "args": main.get("args"),
         "env": list(main.get("env", [])),
+        "securityContext": main.get("securityContext"),
         "resources": main.get("resources", {}),
         "sharedMemorySize": component.get("sharedMemorySize"),
         "cacheMounts": mounts,
@@ -229,8 +233,7 @@ def _normalize_v1beta1(component: dict) -> dict:
         "podAnnotations": (template.get("metadata") or {}).get("annotations", {}),
         "pod": {key: pod[key] for key in _POD_KEYS if key in pod},
         "extraVolumes": sorted((name, claim) for name, claim in claims.items() if name not in mounted),
-        "mainContainerExtras": sorted(set(main) - {"name", "image", "imagePullPolicy", "workingDir", "command", "args",
-                                                   "env", "resources", "volumeMounts"}),
+        "mainContainerExtras": sorted(set(main) - {*_MAIN_KEYS, "name", "resources", "volumeMounts"}),
         "podExtras": sorted(set(pod) - set(_POD_KEYS)),
     }
 

@@ -17,6 +17,7 @@ STREAMING_FRONTEND_ARGS = ["--http-host", "0.0.0.0", "--http-port", "8000", "--d
                            "--dyn-chat-processor", "dynamo", "--router-mode", "round-robin",
                            "--router-session-affinity-ttl-secs", "300"]
 WORKER_ARGS = ["set -euo pipefail\nexec /opt/nim/start_server.sh\n"]
+NON_ROOT_SECCOMP = {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}}
 
 
 def regular_worker_env(variant="nano", precision="fp8", tags="n_gpus=1,nim_tp=1,nim_dp=1") -> list[dict]:
@@ -132,7 +133,7 @@ def test_regular_frontend_runs_the_pinned_dynamo_frontend_without_gpu(api_versio
     assert frontend["cacheMounts"] == []
     assert frontend["pod"] == {
         "imagePullSecrets": [{"name": "ngc-registry-secret"}],
-        "securityContext": {"fsGroup": 1000, "runAsUser": 1000, "runAsGroup": 1000},
+        "securityContext": {"fsGroup": 1000, "runAsUser": 1000, "runAsGroup": 1000, **NON_ROOT_SECCOMP},
     }
 
 
@@ -249,7 +250,7 @@ def test_worker_resources_shared_memory_tolerations_and_security_context(api_ver
     assert worker["replicas"] == 1
     assert worker["pod"]["tolerations"] == GPU_TOLERATION
     assert worker["pod"]["securityContext"] == {"fsGroup": 1000, "fsGroupChangePolicy": "OnRootMismatch",
-                                                "runAsUser": 1000, "runAsGroup": 1000}
+                                                "runAsUser": 1000, "runAsGroup": 1000, **NON_ROOT_SECCOMP}
     assert worker["pod"]["terminationGracePeriodSeconds"] == 60
     assert worker["pod"]["imagePullSecrets"] == [{"name": "ngc-registry-secret"}]
     assert worker["cacheMounts"] == [("cosmos3-reasoner-model-cache", CACHE_PATH)]

@@ -29,6 +29,11 @@ COMMON_DIFFERENCES = {
         "2.1.0 passes the base Dynamo namespace to the worker's private frontend through the downward API",
     (f"{WORKER}.initContainers", "added"): "the gate that holds workers until the download Job has finished",
     (f"{WORKER}.volumes[model-cache-gate]", "added"): "the gate's own mount of the cache claim",
+    **{(f"{pod}.securityContext.{key}", "added"): "pods hardened: never root, the runtime's seccomp filter"
+       for pod in (FRONTEND, WORKER) for key in ("runAsNonRoot", "seccompProfile")},
+    **{(f"{pod}.containers[main].securityContext", "added"):
+       "containers hardened: no privilege escalation, every capability dropped"
+       for pod in (FRONTEND, WORKER)},
 }
 STREAMING_DIFFERENCES = {
     (f"{FRONTEND}.containers[main].env[NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S]", "added"):
@@ -149,6 +154,10 @@ RELEASE_DELTAS = {
     ("Frontend.mainContainerExtras", "changed"): "frontend probes and ports left to the operator",
     ("ReasonerWorker.pod.initContainers", "added"): "the separate download Job, waited for by the gate",
     ("ReasonerWorker.extraVolumes", "changed"): "the gate's own mount of the cache claim",
+    **{(f"{name}.pod.securityContext.{key}", "added"): "pods hardened: never root, the runtime's seccomp filter"
+       for name in ("Frontend", "ReasonerWorker") for key in ("runAsNonRoot", "seccompProfile")},
+    **{(f"{name}.securityContext", "changed"): "containers hardened: no privilege escalation, no capabilities"
+       for name in ("Frontend", "ReasonerWorker")},
 }
 PLAIN_FORM_DELTAS = {
     ("ReasonerWorker.env[NIM_DISCOVERY_BACKEND].value", "changed"): "the newer plain form of the discovery backend",

@@ -89,7 +89,8 @@ def test_test_pods_are_hardened():
     assert spec["securityContext"] == {"runAsNonRoot": True, "runAsUser": 1000, "runAsGroup": 1000,
                                        "seccompProfile": {"type": "RuntimeDefault"}}
     assert container(pod)["securityContext"] == {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
-                                                 "runAsNonRoot": True, "capabilities": {"drop": ["ALL"]}}
+                                                 "runAsNonRoot": True, "capabilities": {"drop": ["ALL"]},
+                                                 "seccompProfile": {"type": "RuntimeDefault"}}
     assert spec["automountServiceAccountToken"] is False
     assert {"name": "tmp", "emptyDir": {"sizeLimit": "16Mi"}} in spec["volumes"]
 

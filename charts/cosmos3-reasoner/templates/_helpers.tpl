@@ -316,6 +316,10 @@ env:
     value: {{ int .Values.download.gate.timeoutSeconds | toString | quote }}
 resources:
   {{- include "cosmos3-reasoner.smallResources" . | nindent 2 }}
+{{- with .Values.download.helperSecurityContext }}
+securityContext:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 volumeMounts:
   - name: model-cache-gate
     mountPath: {{ include "cosmos3-reasoner.cacheMountPath" . }}
@@ -361,6 +365,7 @@ volumeMounts:
 {{- end -}}
 {{- $args = concat $args (list "--dyn-chat-processor" "dynamo" "--router-mode" $v.frontend.routerMode "--router-session-affinity-ttl-secs" (int $v.frontend.sessionAffinityTtlSeconds | toString)) $v.frontend.extraArgs -}}
 {{- $_ := set $frontendMain "args" $args -}}
+{{- with $v.frontend.securityContext -}}{{- $_ := set $frontendMain "securityContext" . -}}{{- end -}}
 {{- $frontend := dict "name" "Frontend" "type" "frontend" "replicas" (int $v.frontend.replicas) "main" $frontendMain -}}
 {{- $_ := set $frontend "env" (include "cosmos3-reasoner.frontendEnv" . | fromYaml).env -}}
 {{- $_ := set $frontend "resources" $v.frontend.resources -}}
@@ -368,6 +373,7 @@ volumeMounts:
 {{- $_ := set $frontend "podSpec" (include "cosmos3-reasoner.podPlacement" (dict "values" $v.frontend "root" .) | fromYaml) -}}
 {{- $_ := set $frontend "podMetadata" (include "cosmos3-reasoner.podMetadata" $v.frontend | fromYaml) -}}
 {{- $workerMain := dict "image" (include "cosmos3-reasoner.nimImage" .) "imagePullPolicy" $v.image.pullPolicy "workingDir" "/opt/nim" "command" (list "/bin/bash" "-lc") "args" (list "set -euo pipefail\nexec /opt/nim/start_server.sh\n") -}}
+{{- with $v.worker.securityContext -}}{{- $_ := set $workerMain "securityContext" . -}}{{- end -}}
 {{- $worker := dict "name" "ReasonerWorker" "type" $v.worker.componentType "replicas" (int $v.worker.replicas) "main" $workerMain -}}
 {{- $_ := set $worker "env" (include "cosmos3-reasoner.workerEnv" . | fromYaml).env -}}
 {{- $_ := set $worker "resources" $v.worker.resources -}}
@@ -394,10 +400,12 @@ volumeMounts:
 {{- $download := dict "name" "download" "image" (include "cosmos3-reasoner.nimImage" .) "imagePullPolicy" $v.image.pullPolicy "command" $v.download.command "args" $v.download.args "volumeMounts" $mount -}}
 {{- $_ := set $download "env" (include "cosmos3-reasoner.downloadEnv" . | fromYaml).env -}}
 {{- $_ := set $download "resources" (include "cosmos3-reasoner.resources" (dict "resources" $v.download.resources "gpuName" $v.worker.gpuResourceName "gpus" (include "cosmos3-reasoner.gpus" .)) | fromYaml) -}}
+{{- with $v.download.securityContext -}}{{- $_ := set $download "securityContext" . -}}{{- end -}}
 {{- $markerEnv := list (dict "name" "MODEL_DOWNLOAD_MARKER" "value" (include "cosmos3-reasoner.downloadMarker" .)) (dict "name" "MODEL_DOWNLOAD_IDENTITY" "value" (include "cosmos3-reasoner.downloadIdentity" .)) -}}
 {{- $markScript := "set -euo pipefail\nmkdir -p \"${MODEL_DOWNLOAD_MARKER%/*}\"\nprintf '%s\\n' \"$MODEL_DOWNLOAD_IDENTITY\" > \"$MODEL_DOWNLOAD_MARKER.tmp\"\nmv -f \"$MODEL_DOWNLOAD_MARKER.tmp\" \"$MODEL_DOWNLOAD_MARKER\"\necho \"model download complete: $MODEL_DOWNLOAD_MARKER\"\n" -}}
 {{- $mark := dict "name" "mark-complete" "image" (include "cosmos3-reasoner.nimImage" .) "imagePullPolicy" $v.image.pullPolicy "command" (list "/bin/bash" "-c") "args" (list $markScript) "env" $markerEnv "volumeMounts" $mount -}}
 {{- $_ := set $mark "resources" (include "cosmos3-reasoner.smallResources" . | fromYaml) -}}
+{{- with $v.download.helperSecurityContext -}}{{- $_ := set $mark "securityContext" . -}}{{- end -}}
 {{- $spec := include "cosmos3-reasoner.podPlacement" (dict "values" $v.worker "root" .) | fromYaml -}}
 {{- $_ := set $spec "restartPolicy" "Never" -}}
 {{- with $v.download.priorityClassName -}}{{- $_ := set $spec "priorityClassName" . -}}{{- end -}}

@@ -42,13 +42,12 @@ Helpers of the `helm test` hooks: one ConfigMap carries files/smoke.py (the same
 {{- if .streaming -}}
 {{- $args = append $args "--streaming" -}}
 {{- end -}}
-{{- $hardened := dict "allowPrivilegeEscalation" false "readOnlyRootFilesystem" true "runAsNonRoot" true "capabilities" (dict "drop" (list "ALL")) -}}
 {{- $mounts := list (dict "name" "smoke-client" "mountPath" "/opt/cosmos3-smoke" "readOnly" true) (dict "name" "tmp" "mountPath" "/tmp") -}}
 {{- $container := dict "name" "smoke" "image" (include "cosmos3-reasoner.testImage" $root) "imagePullPolicy" ($v.image.pullPolicy | default $root.Values.image.pullPolicy) -}}
 {{- $_ := set $container "command" (list $v.python "-I" "-B" "/opt/cosmos3-smoke/smoke.py") -}}
 {{- $_ := set $container "args" $args -}}
 {{- $_ := set $container "resources" (include "cosmos3-reasoner.resources" (dict "resources" $v.resources) | fromYaml) -}}
-{{- $_ := set $container "securityContext" $hardened -}}
+{{- with $v.securityContext -}}{{- $_ := set $container "securityContext" . -}}{{- end -}}
 {{- $_ := set $container "volumeMounts" $mounts -}}
 {{- $secrets := list -}}
 {{- range $root.Values.imagePullSecrets -}}
@@ -58,8 +57,7 @@ Helpers of the `helm test` hooks: one ConfigMap carries files/smoke.py (the same
 {{- $_ := set $spec "automountServiceAccountToken" false -}}
 {{- $_ := set $spec "enableServiceLinks" false -}}
 {{- with $secrets -}}{{- $_ := set $spec "imagePullSecrets" . -}}{{- end -}}
-{{- /* UID/GID 1000: the NIM image's user, as on the workers. */ -}}
-{{- $_ := set $spec "securityContext" (dict "runAsNonRoot" true "runAsUser" 1000 "runAsGroup" 1000 "seccompProfile" (dict "type" "RuntimeDefault")) -}}
+{{- with $v.podSecurityContext -}}{{- $_ := set $spec "securityContext" . -}}{{- end -}}
 {{- $_ := set $spec "containers" (list $container) -}}
 {{- $volumes := list (dict "name" "smoke-client" "configMap" (dict "name" (include "cosmos3-reasoner.smokeClientName" $root) "defaultMode" 292)) -}}
 {{- $volumes = append $volumes (dict "name" "tmp" "emptyDir" (dict "sizeLimit" "16Mi")) -}}
