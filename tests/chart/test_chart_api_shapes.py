@@ -20,6 +20,13 @@ SHAPE_VARIATIONS = [
     {"worker": {"podLabels": {"a": "b"}, "podAnnotations": {"c": "d"}, "nodeSelector": {"pool": "gpu"},
                 "extraEnv": [{"name": "NIM_LOG_LEVEL", "value": "DEBUG"}]},
      "frontend": {"podLabels": {"e": "f"}, "extraArgs": ["--x"]}},
+    {"operator": {"priorityClassName": "grove-serving"},
+     "worker": {"priorityClassName": "gpu-serving", "securityContext": {"capabilities": {"add": ["IPC_LOCK"]}},
+                "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname",
+                                               "whenUnsatisfiable": "ScheduleAnyway"}]},
+     "frontend": {"priorityClassName": "frontend-high", "topologySpreadConstraints": [
+         {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+          "labelSelector": {"matchLabels": {"team": "vision"}}}]}},
 ]
 
 

@@ -341,6 +341,29 @@ volumeMounts:
 {{- toYaml $spec -}}
 {{- end -}}
 
+{{/* Usage: include "cosmos3-reasoner.operatorPodLabels" (dict "root" $ "component" "ReasonerWorker") | fromYaml -> the labels the Dynamo operator puts on this release's pods of one component (graph name and component name). */}}
+{{- define "cosmos3-reasoner.operatorPodLabels" -}}
+nvidia.com/dynamo-graph-deployment-name: {{ include "cosmos3-reasoner.fullname" .root }}
+nvidia.com/dynamo-component: {{ .component }}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.podScheduling" (dict "root" $ "values" .Values.worker "component" "ReasonerWorker") | fromYaml -> topologySpreadConstraints (a constraint without labelSelector selects the component's pods) and priorityClassName of a DGD component's pods. */}}
+{{- define "cosmos3-reasoner.podScheduling" -}}
+{{- $scheduling := dict -}}
+{{- $constraints := list -}}
+{{- $own := dict "matchLabels" (include "cosmos3-reasoner.operatorPodLabels" . | fromYaml) -}}
+{{- range .values.topologySpreadConstraints -}}
+{{- $constraint := deepCopy . -}}
+{{- if not (hasKey $constraint "labelSelector") -}}
+{{- $_ := set $constraint "labelSelector" $own -}}
+{{- end -}}
+{{- $constraints = append $constraints $constraint -}}
+{{- end -}}
+{{- with $constraints -}}{{- $_ := set $scheduling "topologySpreadConstraints" . -}}{{- end -}}
+{{- with .values.priorityClassName -}}{{- $_ := set $scheduling "priorityClassName" . -}}{{- end -}}
+{{- toYaml $scheduling -}}
+{{- end -}}
+
 {{/* Usage: include "cosmos3-reasoner.podMetadata" .Values.worker | fromYaml -> pod labels and annotations of a component (empty map when none). */}}
 {{- define "cosmos3-reasoner.podMetadata" -}}
 {{- $meta := dict -}}
@@ -370,7 +393,9 @@ volumeMounts:
 {{- $_ := set $frontend "env" (include "cosmos3-reasoner.frontendEnv" . | fromYaml).env -}}
 {{- $_ := set $frontend "resources" $v.frontend.resources -}}
 {{- $_ := set $frontend "gpus" "" -}}
-{{- $_ := set $frontend "podSpec" (include "cosmos3-reasoner.podPlacement" (dict "values" $v.frontend "root" .) | fromYaml) -}}
+{{- $frontendPod := include "cosmos3-reasoner.podPlacement" (dict "values" $v.frontend "root" .) | fromYaml -}}
+{{- $frontendPod = mergeOverwrite $frontendPod (include "cosmos3-reasoner.podScheduling" (dict "root" . "values" $v.frontend "component" "Frontend") | fromYaml) -}}
+{{- $_ := set $frontend "podSpec" $frontendPod -}}
 {{- $_ := set $frontend "podMetadata" (include "cosmos3-reasoner.podMetadata" $v.frontend | fromYaml) -}}
 {{- $workerMain := dict "image" (include "cosmos3-reasoner.nimImage" .) "imagePullPolicy" $v.image.pullPolicy "workingDir" "/opt/nim" "command" (list "/bin/bash" "-lc") "args" (list "set -euo pipefail\nexec /opt/nim/start_server.sh\n") -}}
 {{- with $v.worker.securityContext -}}{{- $_ := set $workerMain "securityContext" . -}}{{- end -}}
@@ -381,6 +406,7 @@ volumeMounts:
 {{- $_ := set $worker "sharedMemorySize" (include "cosmos3-reasoner.quantity" $v.worker.sharedMemorySize) -}}
 {{- $_ := set $worker "mountsCache" true -}}
 {{- $workerPod := include "cosmos3-reasoner.podPlacement" (dict "values" $v.worker "root" .) | fromYaml -}}
+{{- $workerPod = mergeOverwrite $workerPod (include "cosmos3-reasoner.podScheduling" (dict "root" . "values" $v.worker "component" "ReasonerWorker") | fromYaml) -}}
 {{- $_ := set $workerPod "terminationGracePeriodSeconds" (int $v.worker.terminationGracePeriodSeconds) -}}
 {{- if include "cosmos3-reasoner.gateEnabled" . -}}
 {{- $_ := set $workerPod "initContainers" (list (include "cosmos3-reasoner.gateContainer" . | fromYaml)) -}}
