@@ -101,6 +101,11 @@ RULES = [
      'cache.name "model-cache-gate" is the name of the gate\'s own volume, and the operator names the v1alpha1 '
      "cache volume after its claim: choose another claim name (the default is <fullname>-model-cache)",
      {"cache": {"create": False, "name": "model-cache"}}),
+    ("disruption-budget-needs-a-bound",
+     {"worker": {"podDisruptionBudget": {"enabled": True, "maxUnavailable": None}}},
+     "worker.podDisruptionBudget is enabled with neither maxUnavailable nor minAvailable: "
+     'set maxUnavailable (for example 1 or "25%") or minAvailable',
+     {"worker": {"podDisruptionBudget": {"enabled": True, "maxUnavailable": None, "minAvailable": 1}}}),
     ("single-node-claim-with-several-workers",
      {"cache": {"accessMode": "ReadWriteOnce"}, "worker": {"replicas": 2}},
      'cache.accessMode "ReadWriteOnce" with worker.replicas 2: workers on different nodes cannot share the claim; '
