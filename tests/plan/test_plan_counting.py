@@ -7,6 +7,9 @@ import textwrap
 
 import pytest
 
+from dgdlint.engine import check_texts
+from refdata import ROOT
+
 GI = 2**30
 
 
@@ -183,3 +186,14 @@ def test_a_job_shared_memory_is_its_memory_backed_dev_shm_volume(plan_json, mani
     text += "      volumes:\n        - name: shm\n          emptyDir: {medium: Memory, sizeLimit: 16Gi}\n"
     _code, plan = plan_json(manifests(text))
     assert plan["workloads"][0]["shared_memory"] == "16Gi"
+
+
+def test_a_gpu_count_that_is_infinite_is_no_count_and_crashes_no_rule(run_plan, manifests):
+    """Found by the fuzz test: `gpu: INF` parses as a float but not as a count."""
+    text = (ROOT / "tests/rules/_base/regular-v1alpha1.yaml").read_text(encoding="utf-8")
+    text = text.replace('          memory: 96Gi\n          gpu: "1"\n      sharedMemory',
+                        '          memory: 96Gi\n          gpu: INF\n      sharedMemory')
+    assert "gpu: INF" in text
+    _code, out = run_plan(manifests(text))
+    assert "internal-error" not in out
+    assert not [f for f in check_texts({"set.yaml": text}).findings if f.rule == "internal-error"]

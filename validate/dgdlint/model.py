@@ -188,7 +188,7 @@ def _is_gpu_resource(resource: str) -> bool:
 def parse_count(quantity: str | None) -> int:
     try:
         return int(float(quantity)) if quantity is not None else 0
-    except ValueError:
+    except (ValueError, OverflowError):  # "INF" or "1e400" is no count either
         return 0
 
 
