@@ -8,6 +8,7 @@ import re
 REFERENCE = ("--chart", "charts/cosmos3-reasoner", "-f", "values/reference-2.1.0.yaml", "--format", "markdown")
 NODE = re.compile(r"^\s+(n\d+)(\[\[|\[\(|\[)\"(.*)\"(\]\]|\)\]|\])$")
 EDGE = re.compile(r"^\s+(n\d+) (-->|-\.->)\|\"([^\"]*)\"\| (n\d+)$")
+JOB_NAME = re.compile(r"cosmos3-reasoner-download-[0-9a-f]{8}")  # the suffix is a hash of the Job's pod template
 
 
 def mermaid_block(markdown: str) -> list[str]:
@@ -43,7 +44,8 @@ def test_reference_markdown_has_tables_for_components_jobs_claims_and_totals(run
     assert ("| ReasonerWorker (decode) | 2 replicas | 1 x `nvidia.com/gpu` | any product | 16 (limit 16) | "
             "96Gi (limit 96Gi) | 64Gi | `nvcr.io/nim/nvidia/cosmos3:2.1.0` | - | "
             "`nim-model-cache` 200Gi at `/opt/nim/.cache` |") in out
-    assert "| Job `cosmos3-reasoner-download-9309405a` | 1 pod at once | 1 x `nvidia.com/gpu` |" in out
+    job = JOB_NAME.search(out).group(0)
+    assert f"| Job `{job}` | 1 pod at once | 1 x `nvidia.com/gpu` |" in out
     assert "| `nim-model-cache` | 200Gi | ReadWriteMany | cluster default | PersistentVolumeClaim |" in out
     assert ("| every pod, Jobs included | 3 (`nvidia.com/gpu`) | 38 (limit 44) | 208Gi (limit 224Gi) |\n"
             "| once the Jobs have finished | 2 (`nvidia.com/gpu`) | 36 (limit 40) | 200Gi (limit 208Gi) |") in out
@@ -52,18 +54,19 @@ def test_reference_markdown_has_tables_for_components_jobs_claims_and_totals(run
 
 def test_reference_mermaid_shows_frontend_workers_cache_claim_and_download_job(run_plan):
     _code, out = run_plan(*REFERENCE)
+    job = "Job " + JOB_NAME.search(out).group(0)
     assert 'subgraph g1["DynamoGraphDeployment cosmos3-reasoner"]' in mermaid_block(out)[1]
     nodes, edges = diagram(out)
     assert sorted(label.split("<br/>")[0] for label in nodes.values()) == [
-        "Frontend (frontend)", "Job cosmos3-reasoner-download-9309405a", "ReasonerWorker (decode)",
+        "Frontend (frontend)", job, "ReasonerWorker (decode)",
         "claim nim-model-cache"]
     assert "ReasonerWorker (decode)<br/>2 replicas<br/>1 x nvidia.com/gpu per pod" in nodes.values()
     assert "claim nim-model-cache<br/>200Gi<br/>ReadWriteMany" in nodes.values()
     assert sorted(edges) == sorted([
         ("Frontend (frontend)", "-->", "requests", "ReasonerWorker (decode)"),
-        ("Job cosmos3-reasoner-download-9309405a", "-.->", "completes before", "ReasonerWorker (decode)"),
+        (job, "-.->", "completes before", "ReasonerWorker (decode)"),
         ("ReasonerWorker (decode)", "-->", "/opt/nim/.cache", "claim nim-model-cache"),
-        ("Job cosmos3-reasoner-download-9309405a", "-->", "/opt/nim/.cache", "claim nim-model-cache"),
+        (job, "-->", "/opt/nim/.cache", "claim nim-model-cache"),
     ])
 
 
