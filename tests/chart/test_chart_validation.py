@@ -106,6 +106,11 @@ RULES = [
      "worker.podDisruptionBudget is enabled with neither maxUnavailable nor minAvailable: "
      'set maxUnavailable (for example 1 or "25%") or minAvailable',
      {"worker": {"podDisruptionBudget": {"enabled": True, "maxUnavailable": None, "minAvailable": 1}}}),
+    ("pod-monitor-scrapes-something",
+     {"metrics": {"podMonitor": {"enabled": True, "frontend": {"enabled": False}, "worker": {"enabled": False}}}},
+     "metrics.podMonitor.enabled is true but metrics.podMonitor.frontend.enabled and metrics.podMonitor.worker.enabled "
+     "are both false: enable one of them, or set metrics.podMonitor.enabled false",
+     {"metrics": {"podMonitor": {"enabled": True, "frontend": {"enabled": False}}}}),
     ("single-node-claim-with-several-workers",
      {"cache": {"accessMode": "ReadWriteOnce"}, "worker": {"replicas": 2}},
      'cache.accessMode "ReadWriteOnce" with worker.replicas 2: workers on different nodes cannot share the claim; '

@@ -34,14 +34,14 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
-{{/* Usage: include "cosmos3-reasoner.metadata" (dict "root" $ "name" $name "component" "inference" "annotations" $extra) -> name, namespace, labels and annotations of a top-level object. */}}
+{{/* Usage: include "cosmos3-reasoner.metadata" (dict "root" $ "name" $name "component" "inference" "annotations" $extra "labels" $extraLabels) -> name, namespace, labels and annotations of a top-level object (annotations and labels optional). */}}
 {{- define "cosmos3-reasoner.metadata" -}}
 {{- $root := .root -}}
 {{- $labels := include "cosmos3-reasoner.selectorLabels" . | fromYaml -}}
 {{- $_ := set $labels "helm.sh/chart" (include "cosmos3-reasoner.chart" $root) -}}
 {{- $_ := set $labels "app.kubernetes.io/version" $root.Chart.AppVersion -}}
 {{- $_ := set $labels "app.kubernetes.io/managed-by" $root.Release.Service -}}
-{{- $labels = mergeOverwrite $labels (deepCopy ($root.Values.labels | default dict)) -}}
+{{- $labels = mergeOverwrite $labels (deepCopy ($root.Values.labels | default dict)) (deepCopy (.labels | default dict)) -}}
 {{- $annotations := mergeOverwrite (deepCopy ($root.Values.annotations | default dict)) (.annotations | default dict) -}}
 name: {{ .name }}
 namespace: {{ $root.Release.Namespace }}
