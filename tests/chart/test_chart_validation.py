@@ -101,6 +101,23 @@ RULES = [
      'cache.name "model-cache-gate" is the name of the gate\'s own volume, and the operator names the v1alpha1 '
      "cache volume after its claim: choose another claim name (the default is <fullname>-model-cache)",
      {"cache": {"create": False, "name": "model-cache"}}),
+    ("ingress-needs-a-host",
+     {"ingress": {"enabled": True, "className": "nginx"}},
+     "ingress.enabled is true but ingress.host is empty: set the host name clients use (for example "
+     "reasoner.example.com)",
+     {"ingress": {"enabled": True, "className": "nginx", "host": "reasoner.example.com"}}),
+    ("ingress-class-for-the-operator",
+     {"ingress": {"enabled": True, "host": "reasoner.example.com"}},
+     "ingress.className is empty with operator.apiVersion v1alpha1: the operator creates the frontend's Ingress only "
+     "for a named class; set ingress.className (for example nginx), or use operator.apiVersion v1beta1, whose "
+     "Ingress (rendered by the chart) takes the cluster's default class",
+     {"operator": {"apiVersion": "v1beta1"}, "ingress": {"enabled": True, "host": "reasoner.example.com"}}),
+    ("service-annotations-need-v1alpha1",
+     {"operator": {"apiVersion": "v1beta1"}, "frontend": {"serviceAnnotations": {"b": "2", "a": "1"}}},
+     "frontend.serviceAnnotations (a, b) needs operator.apiVersion v1alpha1: v1beta1 has no per-component "
+     "annotations that reach the operator's Service; use v1alpha1, or annotate the Service <fullname>-frontend "
+     "yourself",
+     {"operator": {"apiVersion": "v1alpha1"}, "frontend": {"serviceAnnotations": {"b": "2", "a": "1"}}}),
     ("disruption-budget-needs-a-bound",
      {"worker": {"podDisruptionBudget": {"enabled": True, "maxUnavailable": None}}},
      "worker.podDisruptionBudget is enabled with neither maxUnavailable nor minAvailable: "

@@ -97,6 +97,21 @@ annotations:
 {{- include "cosmos3-reasoner.imageRef" .Values.image -}}
 {{- end -}}
 
+{{/* Usage: include "cosmos3-reasoner.frontendServiceName" . -> "<fullname>-frontend", the Service the operator creates for the Frontend component. */}}
+{{- define "cosmos3-reasoner.frontendServiceName" -}}
+{{- printf "%s-frontend" (include "cosmos3-reasoner.fullname" .) -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.operatorIngress" . | fromYaml -> the v1alpha1 `ingress` of the Frontend service: the host split at its first dot, since the operator writes "<host>.<hostSuffix>". */}}
+{{- define "cosmos3-reasoner.operatorIngress" -}}
+{{- $in := .Values.ingress -}}
+{{- $labels := splitn "." 2 $in.host -}}
+{{- $ingress := dict "enabled" true "host" $labels._0 "hostSuffix" $labels._1 "ingressControllerClassName" $in.className -}}
+{{- with $in.tls.secretName -}}{{- $_ := set $ingress "tls" (dict "secretName" .) -}}{{- end -}}
+{{- with $in.annotations -}}{{- $_ := set $ingress "annotations" . -}}{{- end -}}
+{{- toYaml $ingress -}}
+{{- end -}}
+
 {{/* Usage: include "cosmos3-reasoner.claimName" . -> the model-cache claim: cache.name or "<fullname>-model-cache". */}}
 {{- define "cosmos3-reasoner.claimName" -}}
 {{- .Values.cache.name | default (printf "%s-model-cache" (include "cosmos3-reasoner.fullname" .)) -}}
@@ -396,6 +411,11 @@ nvidia.com/dynamo-component: {{ .component }}
 {{- $frontendPod := include "cosmos3-reasoner.podPlacement" (dict "values" $v.frontend "root" .) | fromYaml -}}
 {{- $frontendPod = mergeOverwrite $frontendPod (include "cosmos3-reasoner.podScheduling" (dict "root" . "values" $v.frontend "component" "Frontend") | fromYaml) -}}
 {{- $_ := set $frontend "podSpec" $frontendPod -}}
+{{- /* Settings of the v1alpha1 Frontend service itself (v1beta1 has neither; see ingress.yaml and validate-values.yaml). */ -}}
+{{- $serviceExtras := dict -}}
+{{- with $v.frontend.serviceAnnotations -}}{{- $_ := set $serviceExtras "annotations" . -}}{{- end -}}
+{{- if $v.ingress.enabled -}}{{- $_ := set $serviceExtras "ingress" (include "cosmos3-reasoner.operatorIngress" . | fromYaml) -}}{{- end -}}
+{{- $_ := set $frontend "serviceExtras" $serviceExtras -}}
 {{- $_ := set $frontend "podMetadata" (include "cosmos3-reasoner.podMetadata" $v.frontend | fromYaml) -}}
 {{- $workerMain := dict "image" (include "cosmos3-reasoner.nimImage" .) "imagePullPolicy" $v.image.pullPolicy "workingDir" "/opt/nim" "command" (list "/bin/bash" "-lc") "args" (list "set -euo pipefail\nexec /opt/nim/start_server.sh\n") -}}
 {{- with $v.worker.securityContext -}}{{- $_ := set $workerMain "securityContext" . -}}{{- end -}}

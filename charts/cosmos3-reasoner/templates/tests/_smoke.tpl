@@ -16,7 +16,7 @@ Helpers of the `helm test` hooks: one ConfigMap carries files/smoke.py (the same
 
 {{/* Usage: include "cosmos3-reasoner.testUrl" . -> tests.url, else the frontend Service the operator creates: "http://<fullname>-frontend.<namespace>.svc:8000". */}}
 {{- define "cosmos3-reasoner.testUrl" -}}
-{{- .Values.tests.url | default (printf "http://%s-frontend.%s.svc:8000" (include "cosmos3-reasoner.fullname" .) .Release.Namespace) -}}
+{{- .Values.tests.url | default (printf "http://%s.%s.svc:8000" (include "cosmos3-reasoner.frontendServiceName" .) .Release.Namespace) -}}
 {{- end -}}
 
 {{/* Usage: include "cosmos3-reasoner.testImage" . -> tests.image when it names a repository, else the NIM image. */}}
