@@ -8,6 +8,7 @@ from dgdlint.rules import (  # noqa: F401  (imported for their registrations)
     images,
     model_selection,
     streaming,
+    video,
 )
 from dgdlint.rules.registry import REGISTRY, Hit, Rule, run_rules
 
