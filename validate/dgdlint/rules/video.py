@@ -452,7 +452,6 @@ def _size_within_bounds(graph: VideoGraph, worker: VideoComponent):
     if size_token is not None and size is None:
         what = "has no value" if size_text is None else f"{size_text!r} is not WxH"
         yield Hit(graph.obj, size_token.path, f"{worker.label}: --default-size {what}")
-        return
     for label, value, (text, token) in (("width", size[0] if size else None, (width_text, width_token)),
                                         ("height", size[1] if size else None, (height_text, height_token))):
         bound = positive_int(text)
@@ -485,6 +484,7 @@ def fastvideo_workload_unknown(model: Model):
             for flag in ("--workload", "--workload-type"):
                 text, token = worker.flags.value(flag)
                 if token is not None and (text or "").strip().lower() not in KNOWN_WORKLOADS:
+                    given = "has no value" if text is None else f"{text!r} is not a workload FastVideo knows"
                     yield Hit(graph.obj, token.path,
-                              f"{worker.label}: {flag} {text!r} is not one of {', '.join(KNOWN_WORKLOADS)}")
+                              f"{worker.label}: {flag} {given} ({', '.join(KNOWN_WORKLOADS)})")
 
