@@ -10,7 +10,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from dgdlint.cosmos import image_tag, is_semver
-from dgdlint.model import Component, Container, Graph, KObject, Model, as_list, as_str
+from dgdlint.model import Component, Container, Graph, KObject, Model, as_list, as_str, parse_count
 
 CODECS_ANNOTATION = "dgdlint/video-codecs"
 LLM_BACKENDS = ("vllm", "sglang", "trtllm")
@@ -449,10 +449,7 @@ def nvidia_gpus(container: Container) -> int:
     for table in (container.limits, container.requests):
         for resource, (quantity, _path) in table.items():
             if resource.startswith("nvidia.com/") and (resource.endswith("/gpu") or "/mig-" in resource):
-                try:
-                    return int(float(quantity))
-                except ValueError:
-                    return 0
+                return parse_count(quantity)
     return 0
 
 
