@@ -10,7 +10,7 @@ NAMESPACE ?= default
 CRD    ?= ../shared/reference/dynamo-crds/nvidia.com_dynamographdeployments.yaml
 OUT    ?= out
 
-.PHONY: setup render validate test test-fast lint docs docs-check bench clean
+.PHONY: setup render validate test test-fast lint docs docs-check bench clean package
 
 setup: $(STAMP)
 
@@ -47,6 +47,14 @@ docs-check: setup
 bench: setup
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python -m dgdlint.tools.bench --crd $(CRD)
+
+DIST   ?= dist
+
+## package: build $(DIST)/cosmos3-reasoner-<version>.tgz with the helm binary when on PATH, else the embedded Helm SDK
+package: setup
+	mkdir -p $(DIST)
+	if command -v helm >/dev/null 2>&1; then helm package $(CHART) --destination $(DIST); \
+	else $(BIN)/python -c 'import sys, helm_python; print(helm_python.package(sys.argv[1], destination=sys.argv[2]))' $(CHART) $(DIST); fi
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache

@@ -5,9 +5,11 @@ normalized view so that each holds for both API shapes."""
 from __future__ import annotations
 
 import pytest
-from chart_support import CACHE_PATH, FRONTEND_IMAGE, NIM_IMAGE, env_dict, env_names, render
+import yaml
+from chart_support import CACHE_PATH, CHART, FRONTEND_IMAGE, NIM_IMAGE, env_dict, env_names, render
 
 API_VERSIONS = ("v1alpha1", "v1beta1")
+CHART_VERSION = yaml.safe_load((CHART / "Chart.yaml").read_text(encoding="utf-8"))["version"]
 SECRET_REF = {"secretKeyRef": {"name": "ngc-api-secret", "key": "NGC_API_KEY"}}
 NAMESPACE_PREFIX_REF = {"fieldRef": {"fieldPath": "metadata.labels['nvidia.com/dynamo-namespace']"}}
 GPU_TOLERATION = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
@@ -113,7 +115,8 @@ def test_chart_labels_and_the_labels_and_annotations_values_reach_every_object()
         assert metadata["labels"]["app.kubernetes.io/instance"] == "cosmos3-reasoner"
         assert metadata["labels"]["app.kubernetes.io/name"] == "cosmos3-reasoner"
         assert metadata["labels"]["app.kubernetes.io/managed-by"] == "Helm"
-        assert metadata["labels"]["helm.sh/chart"] == "cosmos3-reasoner-0.1.0"
+        assert metadata["labels"]["helm.sh/chart"] == f"cosmos3-reasoner-{CHART_VERSION}"
+        assert metadata["labels"]["app.kubernetes.io/version"] == "2.1.0"
         assert metadata["annotations"]["owner"] == "ml-platform"
 
 
