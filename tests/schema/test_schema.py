@@ -180,3 +180,26 @@ def test_converted_crds_are_cached_by_content_and_give_the_same_schemas(tmp_path
     entry.unlink()
     SchemaStage([str(DGD_CRD)])
     assert not entry.exists()
+
+
+def test_a_crd_can_come_from_a_url(tmp_path):
+    """An http(s) URL is fetched once (here from a server on 127.0.0.1 serving the reference CRD)."""
+    import functools
+    import http.server
+    import threading
+
+    require_reference(DGD_CRD)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(DGD_CRD.parent))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/{DGD_CRD.name}"
+        stage = SchemaStage([url])
+        assert ("nvidia.com", "DynamoGraphDeployment", "v1beta1") in stage.crds
+        assert schema_findings(V1BETA1_DGD, stage) == []
+        with pytest.raises(CrdError):
+            SchemaStage([url.replace(DGD_CRD.name, "missing.yaml")])
+    finally:
+        server.shutdown()
