@@ -18,11 +18,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"dgdlint: error: {message}\n")
 
 
-def _add_render_options(parser: argparse.ArgumentParser, required: bool = False) -> None:
-    group = parser.add_argument_group("rendering a chart (the real Helm engine)")
-    group.add_argument("--chart", metavar="DIR", required=required, help="render this chart first")
-    group.add_argument("-f", "--values", metavar="FILE", action="append", default=[],
-                       help="values file (repeatable, later wins)")
+def add_render_options(parser: argparse.ArgumentParser, values_files: bool = True, title: str | None = None):
+    """The chart-rendering options shared by check, render, plan and diff; returns the argument group."""
+    group = parser.add_argument_group(title or "rendering a chart (the real Helm engine)")
+    group.add_argument("--chart", metavar="DIR", help="render this chart first")
+    if values_files:
+        group.add_argument("-f", "--values", metavar="FILE", action="append", default=[],
+                           help="values file (repeatable, later wins)")
     group.add_argument("--set", dest="set_values", metavar="K=V", action="append", default=[],
                        help="set a value, as helm --set (repeatable)")
     group.add_argument("--set-string", dest="set_string_values", metavar="K=V", action="append", default=[],
@@ -30,6 +32,12 @@ def _add_render_options(parser: argparse.ArgumentParser, required: bool = False)
     group.add_argument("--release", default="cosmos3-reasoner", help="release name (default: %(default)s)")
     group.add_argument("--engine", choices=("auto", "binary", "sdk"), default="auto",
                        help="helm binary when on PATH (auto), or force one engine")
+    return group
+
+
+def add_namespace_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--namespace", default="default",
+                        help="namespace of objects that name none, and of the render (default: %(default)s)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,9 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="check manifests (files, directories, - for stdin, or a chart)")
     check.add_argument("paths", nargs="*", metavar="PATH", help="YAML/JSON files, directories (recursive), or -")
-    _add_render_options(check)
-    check.add_argument("--namespace", default="default",
-                       help="namespace of objects that name none, and of the render (default: %(default)s)")
+    add_render_options(check)
+    add_namespace_option(check)
     check.add_argument("--crd", metavar="PATH_OR_URL", action="append", default=[],
                        help="CRD file, directory, http(s) URL, or `cluster` (repeatable; env DGDLINT_CRD)")
     check.add_argument("--kubernetes-version", metavar="X.Y", help="Kubernetes version of the built-in schemas")
@@ -64,8 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     policy_group.add_argument("--write-baseline", metavar="FILE", help="write the current findings as a baseline")
 
     render = commands.add_parser("render", help="render a chart and print the manifests (like helm template)")
-    _add_render_options(render, required=True)
-    render.add_argument("--namespace", default="default", help="release namespace (default: %(default)s)")
+    add_render_options(render)
+    add_namespace_option(render)
 
     rules = commands.add_parser("rules", help="list the rules")
     rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -166,6 +173,8 @@ def _render_request(args):
 def _render(args) -> int:
     from dgdlint.render import RenderError, as_stream, render_chart
 
+    if not args.chart:
+        return _usage("render needs --chart DIR")
     try:
         templates = render_chart(_render_request(args), engine=args.engine)
     except RenderError as error:

@@ -586,6 +586,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from dgdlint.cli import add_namespace_option, add_render_options
     from dgdlint.report import FORMATS
 
     parser = _Parser(
@@ -598,21 +599,13 @@ def build_parser() -> argparse.ArgumentParser:
                "PATH is the old side with --new-values (e.g. `helm get manifest RELEASE | dgdlint diff - --chart "
                "DIR --new-values F`), the new side with --old-values.")
     parser.add_argument("paths", nargs="*", metavar="SIDE", help="OLD then NEW: a file, a directory, or -")
-    render = parser.add_argument_group("rendering the chart (the real Helm engine)")
-    render.add_argument("--chart", metavar="DIR", help="render this chart for the sides given by values")
+    render = add_render_options(parser, values_files=False,
+                                title="rendering the chart for the sides given by values (--set applies to both)")
     render.add_argument("--old-values", metavar="FILE", action="append", default=[],
                         help="values file of the old side (repeatable, later wins)")
     render.add_argument("--new-values", metavar="FILE", action="append", default=[],
                         help="values file of the new side (repeatable, later wins)")
-    render.add_argument("--set", dest="set_values", metavar="K=V", action="append", default=[],
-                        help="set a value on both rendered sides, as helm --set (repeatable)")
-    render.add_argument("--set-string", dest="set_string_values", metavar="K=V", action="append", default=[],
-                        help="set a string value on both rendered sides (repeatable)")
-    render.add_argument("--release", default="cosmos3-reasoner", help="release name (default: %(default)s)")
-    render.add_argument("--engine", choices=("auto", "binary", "sdk"), default="auto",
-                        help="helm binary when on PATH (auto), or force one engine")
-    parser.add_argument("--namespace", default="default",
-                        help="namespace of objects that name none, and of the render (default: %(default)s)")
+    add_namespace_option(parser)
     parser.add_argument("--crd", metavar="PATH_OR_URL", action="append", default=[],
                         help="CRD file, directory, URL or `cluster` for the new side's schema stage (repeatable; "
                              "env DGDLINT_CRD)")

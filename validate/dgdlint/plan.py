@@ -733,24 +733,15 @@ RENDERERS = {"text": render_text, "markdown": render_markdown, "json": render_js
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from dgdlint.cli import add_namespace_option, add_render_options
+
     parser = argparse.ArgumentParser(
         prog="dgdlint plan",
         description="Show what manifests will ask of the cluster (pods, GPUs, CPU, memory, claims, totals) and "
                     "check the GPUs they target.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="YAML/JSON files, directories (recursive), or -")
-    group = parser.add_argument_group("rendering a chart (the real Helm engine)")
-    group.add_argument("--chart", metavar="DIR", help="render this chart first")
-    group.add_argument("-f", "--values", metavar="FILE", action="append", default=[],
-                       help="values file (repeatable, later wins)")
-    group.add_argument("--set", dest="set_values", metavar="K=V", action="append", default=[],
-                       help="set a value, as helm --set (repeatable)")
-    group.add_argument("--set-string", dest="set_string_values", metavar="K=V", action="append", default=[],
-                       help="set a string value, as helm --set-string (repeatable)")
-    group.add_argument("--release", default="cosmos3-reasoner", help="release name (default: %(default)s)")
-    group.add_argument("--engine", choices=("auto", "binary", "sdk"), default="auto",
-                       help="helm binary when on PATH (auto), or force one engine")
-    parser.add_argument("--namespace", default="default",
-                        help="namespace of objects that name none, and of the render (default: %(default)s)")
+    add_render_options(parser)
+    add_namespace_option(parser)
     parser.add_argument("--format", choices=tuple(RENDERERS), default="text", help="output (default: text)")
     parser.add_argument("--output", metavar="FILE", help="write the plan to FILE instead of stdout")
     parser.add_argument("--crd", metavar="PATH_OR_URL", action="append", default=[],
