@@ -18,6 +18,8 @@ from pathlib import Path
 
 import yaml
 
+from dgdlint.render import merge_values
+
 DOC_PREFIX = "# --"
 _KEY_LINE = re.compile(r"^(?P<indent> *)(?P<key>[A-Za-z0-9_.\-/]+):(?:\s|$)")
 _TYPE_HINT = re.compile(r"^\((?P<type>[^)]+)\)\s*")
@@ -140,16 +142,6 @@ def values_table(chart_dir: str | Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _merge(base: dict, override: dict) -> dict:
-    merged = dict(base)
-    for key, value in override.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _merge(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
-
-
 def _first_comment(text: str) -> str:
     first = text.splitlines()[0] if text else ""
     return first[1:].strip() if first.startswith("#") else ""
@@ -166,7 +158,7 @@ def presets_table(values_dir: str | Path, chart_dir: str | Path | None = None) -
              "|---|---|---|---|---|---|---|---|"]
     for preset in sorted(values_dir.glob("*.yaml")):
         text = preset.read_text(encoding="utf-8")
-        values = _merge(defaults, yaml.safe_load(text) or {})
+        values = merge_values(defaults, yaml.safe_load(text) or {})
         model = values["model"]
         gpus = model.get("gpus")
         if gpus is None:
