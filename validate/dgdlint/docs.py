@@ -1,7 +1,12 @@
-"""Rule documentation generated from the registry: the catalogue (text, JSON, Markdown) and `explain`."""
+"""Rule documentation generated from the registry: the catalogue (text, JSON, Markdown) and `explain`.
+
+Each check rule has a failing manifest and its fixed twin. They are package data,
+`dgdlint/rules/examples/<rule>.fail.yaml` and `<rule>.pass.yaml`, read only when asked for, and the
+tests check every pair against the rule."""
 
 from __future__ import annotations
 
+import importlib.resources
 import json
 
 from dgdlint.rules import REGISTRY, Rule
@@ -39,6 +44,20 @@ def find_rule(name: str) -> Rule | None:
     for rule_ in all_rules():
         if name in (rule_.name, rule_.code):
             return rule_
+    return None
+
+
+def examples(rule_name: str) -> tuple[str, str] | None:
+    """(failing manifest, fixed twin) of one rule, read from its two example files; None when it has none.
+
+    A rule without files keeps whatever examples its definition carries inline (the diff rules may)."""
+    folder = importlib.resources.files("dgdlint.rules") / "examples"
+    fail, fixed = folder / f"{rule_name}.fail.yaml", folder / f"{rule_name}.pass.yaml"
+    if fail.is_file() and fixed.is_file():
+        return (fail.read_text(encoding="utf-8").rstrip("\n"), fixed.read_text(encoding="utf-8").rstrip("\n"))
+    rule_ = find_rule(rule_name)
+    if rule_ is not None and rule_.fail_example and rule_.pass_example:
+        return rule_.fail_example, rule_.pass_example
     return None
 
 
