@@ -1,7 +1,8 @@
-"""Every check rule has a failing manifest and its fix: package data under
-validate/dgdlint/rules/examples/<rule>.fail.yaml and <rule>.pass.yaml.
+"""Every check rule's page shows a failing manifest and its fix: package data under
+validate/dgdlint/rules/examples/<rule>.fail.yaml and <rule>.pass.yaml, printed by `dgdlint explain` and
+rendered in docs/rules.md.
 
-The examples are run here, so they cannot show what dgdlint does not do. Checked alone, as
+The examples are run here, so a page cannot show what dgdlint does not do. Checked alone, as
 `dgdlint check` would (ignore annotations applied, no CRD): the failing example produces its rule at
 the rule's severity, on the lines its `# <-` comments point at, and no other error or warning; the fix
 produces no finding of its rule and no error or warning at all, and the CRD schema accepts it."""
@@ -13,7 +14,7 @@ import re
 
 import pytest
 
-from dgdlint.docs import examples
+from dgdlint.docs import examples, explain
 from dgdlint.engine import CheckResult, apply_policy, check_texts
 from dgdlint.rules import REGISTRY
 
@@ -86,8 +87,32 @@ def test_the_fix_passes_the_crd_schema(crd_schema_stage, rule_name: str):
     assert not loud(result)
 
 
-def test_a_rule_without_example_files_has_no_examples():
+@pytest.mark.parametrize("rule_name", RULES)
+def test_explain_prints_both_examples(rule_name: str):
+    fail, fixed = pair(rule_name)
+    page = explain(REGISTRY[rule_name])
+    fails_at, passes_at = page.index("\nFails:\n"), page.index("\nPasses (the fix):\n")
+    assert fails_at < page.index(_indented(fail)) < passes_at < page.index(_indented(fixed))
+
+
+def test_the_rules_page_renders_both_examples_as_yaml():
+    from dgdlint.tools.gendocs import rules_page
+
+    page = rules_page()
+    for rule_name in RULES:
+        fail, fixed = pair(rule_name)
+        section = page.split(f"## `{rule_name}` ", 1)[1].split("\n## ", 1)[0]
+        assert f"**Fails:**\n\n```yaml\n{fail}\n```" in section
+        assert f"**Passes (the fix):**\n\n```yaml\n{fixed}\n```" in section
+
+
+def test_a_rule_without_example_files_has_no_examples_section():
     from dgdlint.diff import DIFF_RULES
 
     rule = next(iter(DIFF_RULES.values()))
     assert examples(rule.name) is None
+    assert "Fails:" not in explain(rule)
+
+
+def _indented(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())

@@ -1,8 +1,8 @@
 """Rule documentation generated from the registry: the catalogue (text, JSON, Markdown) and `explain`.
 
-Each check rule has a failing manifest and its fixed twin. They are package data,
-`dgdlint/rules/examples/<rule>.fail.yaml` and `<rule>.pass.yaml`, read only when asked for, and the
-tests check every pair against the rule."""
+Each check rule's page shows a failing manifest and its fixed twin. They are package data,
+`dgdlint/rules/examples/<rule>.fail.yaml` and `<rule>.pass.yaml`, read only when a page is rendered,
+and the tests check every pair against the rule, so the pages cannot drift from what dgdlint does."""
 
 from __future__ import annotations
 
@@ -102,10 +102,9 @@ def explain(rule_: Rule) -> str:
         "",
         f"Reads: {', '.join(rule_.reads)}",
     ]
-    if rule_.fail_example:
-        parts += ["", "Fails:", _indent(rule_.fail_example)]
-    if rule_.pass_example:
-        parts += ["", "Passes:", _indent(rule_.pass_example)]
+    pair = examples(rule_.name)
+    if pair is not None:
+        parts += ["", "Fails:", "", _indent(pair[0]), "", "Passes (the fix):", "", _indent(pair[1])]
     return "\n".join(parts) + "\n"
 
 

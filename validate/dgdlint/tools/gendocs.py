@@ -25,17 +25,17 @@ def sections() -> dict[str, str]:
 
 
 def rules_page() -> str:
-    from dgdlint.docs import all_rules
+    from dgdlint.docs import all_rules, examples
 
     parts = ["# dgdlint rules", "", "Generated from the rule registry by `make docs`; do not edit by hand.", ""]
     for rule_ in all_rules():
         parts += [f"## `{rule_.name}` ({rule_.code}, {rule_.severity})", "", f"{rule_.title}.", "",
                   f"**Why it matters.** {rule_.rationale}", "", f"**What to do.** {rule_.remediation}", "",
                   f"Reads: {', '.join(rule_.reads)}.", ""]
-        if rule_.fail_example:
-            parts += ["Fails:", "", "```yaml", rule_.fail_example, "```", ""]
-        if rule_.pass_example:
-            parts += ["Passes:", "", "```yaml", rule_.pass_example, "```", ""]
+        pair = examples(rule_.name)
+        if pair is not None:
+            parts += ["**Fails:**", "", "```yaml", pair[0], "```", "",
+                      "**Passes (the fix):**", "", "```yaml", pair[1], "```", ""]
     return "\n".join(parts).rstrip() + "\n"
 
 
