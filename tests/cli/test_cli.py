@@ -121,3 +121,41 @@ def test_hostile_input_is_a_finding_never_a_traceback(capsys, tmp_path, payload)
     code, out, err = run(capsys, "check", str(target))
     assert code == 1
     assert "Traceback" not in out + err
+
+
+def test_a_missing_chart_or_values_file_is_a_usage_error(capsys, tmp_path):
+    assert run(capsys, "check", "--chart", str(tmp_path / "nochart"))[0] == 2
+    assert run(capsys, "check", "--chart", str(CHART), "-f", str(tmp_path / "none.yaml"))[0] == 2
+    assert run(capsys, "render", "--chart", str(tmp_path / "nochart"))[0] == 2
+
+
+def test_a_value_set_on_the_command_line_is_not_blamed_on_a_values_file(capsys, tmp_path):
+    values = tmp_path / "ok.yaml"
+    values.write_text("model:\n  precision: fp8\n")
+    code, out, _ = run(capsys, "check", "--format", "json", "--chart", str(CHART), "-f", str(values),
+                       "--set", "model.precision=fp4")
+    [finding] = json.loads(out)["findings"]
+    assert code == 1 and finding["file"] == str(CHART) and finding["path"] == "model.precision"
+
+
+def test_a_chart_check_failure_is_placed_at_the_key_in_the_values_file(capsys, tmp_path):
+    values = tmp_path / "gpus.yaml"
+    values.write_text("mode: regular\nmodel:\n  gpus: 2\n")
+    code, out, _ = run(capsys, "check", "--chart", str(CHART), "-f", str(values))
+    assert code == 1 and out.startswith(f"{values}:3:3: error helm-render ")
+
+
+def test_dgdlint_crd_keeps_urls_whole():
+    from dgdlint.schema import crd_sources_from_env
+
+    value = "https://example.test/crd.yaml:/tmp/a.yaml:http://example.test:8080/b.yaml"
+    assert crd_sources_from_env({"DGDLINT_CRD": value}) == [
+        "https://example.test/crd.yaml", "/tmp/a.yaml", "http://example.test:8080/b.yaml"]
+
+
+def test_built_in_kinds_of_k8s_io_groups_are_schema_checked(capsys, tmp_path):
+    ingress = tmp_path / "ingress.yaml"
+    ingress.write_text("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: x\nspec:\n"
+                       "  bogusField: 1\n")
+    code, out, _ = run(capsys, "check", str(ingress))
+    assert code == 1 and f"{ingress}:6:3: error kubernetes-schema unknown field 'bogusField'" in out

@@ -185,3 +185,19 @@ def test_the_pre_commit_hook_runs_dgdlint_on_yaml_files(capsys):
 def test_explain_knows_rules_and_stage_findings(capsys, rule):
     code, out = run(capsys, "explain", rule)
     assert code == 0 and rule in out
+
+
+def test_an_unquoted_off_severity_turns_a_rule_off(capsys, tmp_path, monkeypatch):
+    target = job_without_tag(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".dgdlint.yaml").write_text("severity:\n  image-tag-pinned: off\n")  # YAML 1.1 reads `off` as false
+    assert run(capsys, "check", target)[0] == 0
+
+
+def test_the_config_also_acts_on_findings_about_annotations(capsys, tmp_path, monkeypatch):
+    target = job_without_tag(tmp_path, 'dgdlint/ignore-image-tag-pined: "typo"')
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".dgdlint.yaml").write_text("fail-on: warning\nignore: [ignore-annotation-unknown-rule, "
+                                            "image-tag-pinned]\n")
+    code, out = run(capsys, "check", target)
+    assert code == 0 and "ignore-annotation-unknown-rule" not in out

@@ -54,6 +54,7 @@ spec:
       envs:
         - name: NGC_API_KEY
           value: ["{SECRET}"]
+        - NGC_API_KEY={SECRET}
       extraPodSpec:
         mainContainer:
           image: nvcr.io/nim/nvidia/cosmos3:2.1.0

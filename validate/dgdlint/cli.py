@@ -175,6 +175,9 @@ def _render(args) -> int:
 
     if not args.chart:
         return _usage("render needs --chart DIR")
+    problem = _missing_render_inputs(args)
+    if problem:
+        return _usage(problem)
     try:
         templates = render_chart(_render_request(args), engine=args.engine)
     except RenderError as error:
@@ -184,43 +187,24 @@ def _render(args) -> int:
     return EXIT_OK
 
 
-def _locate_in_values(values_files: list[str], pointer: str) -> tuple[str, int, int, str] | None:
-    """The values file (the last that sets it) and line of a JSON pointer such as `/model/variant`."""
-    from dgdlint.load import format_path, load_paths
-
-    path = tuple(int(p) if p.isdigit() else p for p in pointer.strip("/").split("/") if p)
-    for values_file in reversed(values_files):
-        loaded = load_paths([values_file])
-        for document in loaded.documents:
-            for depth in range(len(path), 0, -1):
-                if path[:depth] in document.positions:
-                    line, column = document.positions[path[:depth]]
-                    return values_file, line, column, format_path(path)
+def _missing_render_inputs(args) -> str | None:
+    """A chart directory or values file that does not exist is a usage error (exit 2), like a missing path."""
+    if getattr(args, "chart", None) and not os.path.isfile(os.path.join(args.chart, "Chart.yaml")):
+        return f"{args.chart}: not a chart directory (no Chart.yaml)"
+    for values_file in getattr(args, "values", []) or []:
+        if not os.path.isfile(values_file):
+            return f"{values_file}: no such values file"
     return None
 
 
-def render_finding(chart: str, message: str, values_files: list[str] = ()):
-    """A chart that does not render is input that does not parse: one error finding, placed at the values
-    file line that holds the offending key when Helm's schema check names one, else at the template."""
-    import re
-
-    from dgdlint.findings import Finding
-
-    file, line, column, field = chart, 1, 1, ""
-    pointer = re.search(r"at '(/[^']*)'", message)
-    located = _locate_in_values(list(values_files), pointer.group(1)) if pointer and values_files else None
-    match = re.search(r"\(([^():\s]+\.(?:yaml|tpl|txt)):(\d+):(\d+)\)", message)
-    if located:
-        file, line, column, field = located
-    elif match:
-        file = os.path.join(os.path.dirname(os.path.abspath(chart)) if os.path.isdir(chart) else "",
-                            match.group(1))
-        file = os.path.relpath(file) if os.path.isabs(file) else file
-        line, column = int(match.group(2)), int(match.group(3))
-    return Finding(rule="helm-render", severity="error", stage="parse", file=file, line=line, column=column,
-                   path=field, message=f"the chart did not render: {' '.join(message.split())}",
-                   remediation="Fix the values named in the message (the chart's schema and checks say what "
-                               "is allowed).")
+def _set_keys(args) -> list[str]:
+    """The dotted keys given with --set/--set-string (`a.b=1,c=2` -> a.b, c)."""
+    keys = []
+    for expression in [*getattr(args, "set_values", []), *getattr(args, "set_string_values", [])]:
+        for part in expression.split(","):
+            if "=" in part:
+                keys.append(part.split("=", 1)[0].strip())
+    return keys
 
 
 def _outputs(args) -> list[tuple[str, str | None]]:
@@ -265,6 +249,9 @@ def _check(args, parser) -> int:
         return _usage("give at least one PATH (or - for stdin), or --chart DIR")
     if args.values and not args.chart:
         return _usage("-f/--values needs --chart")
+    problem = _missing_render_inputs(args)
+    if problem:
+        return _usage(problem)
     try:
         outputs = _outputs(args)
         config = policy.load_config(args.config)
@@ -287,13 +274,13 @@ def _check(args, parser) -> int:
 
     extra_findings = []
     if args.chart:
-        from dgdlint.render import RenderError, render_chart
+        from dgdlint.render import RenderError, render_chart, render_finding
 
         try:
             for template in render_chart(_render_request(args), engine=args.engine):
                 load_text(template.source, template.text, loaded)
         except RenderError as error:
-            extra_findings.append(render_finding(args.chart, str(error), args.values))
+            extra_findings.append(render_finding(args.chart, str(error), args.values, _set_keys(args)))
     if extra_findings and not loaded.documents:
         model = build_model(loaded, args.namespace)
         result = CheckResult(sorted(loaded.findings + extra_findings, key=lambda f: f.sort_key()), model,

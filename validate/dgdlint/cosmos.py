@@ -13,7 +13,6 @@ from dgdlint.model import Component, Container, Graph, Model, Workload
 
 NIM_CACHE_PATH = "/opt/nim/.cache"
 STREAMING_FRONTEND_MODULE = "streaming.dynamo.frontend"
-STOCK_FRONTEND_MODULE = "dynamo.frontend"
 DEFAULT_HTTP_PORT = "8000"
 DEFAULT_STREAMING_REQUEST_TIMEOUT = "180"
 _MATRIX_IN_CHART = Path("charts") / "cosmos3-reasoner" / "files" / "support-matrix.yaml"
@@ -30,6 +29,12 @@ def runs_nim(container: Container) -> bool:
         or container.env_var("NIM_MODEL_TYPE") is not None
         or container.env_var("NIM_DYNAMO_WORKER") is not None
     )
+
+
+def is_cosmos_container(container: Container) -> bool:
+    """A container of the Cosmos3 NIM itself (the support matrix applies), not of another NIM."""
+    repository = image_repository(container.image) or ""
+    return repository.rsplit("/", 1)[-1] == "cosmos3" or env_text(container, "NIM_MODEL_TYPE") == "reasoner"
 
 
 def is_nim_worker(component: Component) -> bool:
@@ -73,41 +78,87 @@ def download_container(job: Workload) -> Container | None:
     return nim[0] if nim else None
 
 
-def _download_index(model: Model) -> tuple[dict, dict, dict]:
-    """Once per model: {namespace: [(job, download container)]}, {(namespace, claim): [(job, container)]} and
-    {namespace: number of Cosmos3 graphs}."""
+RELEASE_LABEL = "app.kubernetes.io/instance"
+
+
+def image_repository(image: str | None) -> str | None:
+    """The image reference without tag or digest: `nvcr.io/nim/nvidia/cosmos3:2.1.0` -> `nvcr.io/nim/nvidia/cosmos3`."""
+    if not image:
+        return None
+    name = image.split("@", 1)[0]
+    head, _, last = name.rpartition("/")
+    return (head + "/" if head else "") + last.split(":", 1)[0]
+
+
+def _model_key(container: Container) -> tuple:
+    return env_text(container, "NIM_MODEL_VARIANT"), env_text(container, "NIM_PRECISION")
+
+
+def _release(labels: object) -> str | None:
+    return labels.get(RELEASE_LABEL) if isinstance(labels, dict) and isinstance(labels.get(RELEASE_LABEL), str) \
+        else None
+
+
+def _download_index(model: Model) -> dict:
+    """Indexes built once per model, so pairing Jobs with graphs stays linear: the candidate download Jobs by
+    (namespace, release label), (namespace, claim), (namespace, image repository) and (namespace, model), and
+    the number of Cosmos3 graphs per namespace."""
 
     def compute():
-        jobs: dict[str, list] = {}
-        by_claim: dict[tuple[str, str], list] = {}
+        index: dict[str, dict] = {"release": {}, "claim": {}, "repository": {}, "model": {}, "graphs": {}}
         for job in model.jobs():
             container = download_container(job)
             if container is None:
                 continue
-            jobs.setdefault(job.obj.namespace, []).append((job, container))
+            namespace, pair = job.obj.namespace, (job, container)
+            release = _release(job.obj.metadata.get("labels"))
+            if release:
+                index["release"].setdefault((namespace, release), []).append(pair)
             for claim in dict.fromkeys(m.claim for m in container.mounts if m.claim):
-                by_claim.setdefault((job.obj.namespace, claim), []).append((job, container))
-        graphs: dict[str, int] = {}
+                index["claim"].setdefault((namespace, claim), []).append(pair)
+            repository = image_repository(container.image)
+            if repository:
+                index["repository"].setdefault((namespace, repository), []).append(pair)
+            index["model"].setdefault((namespace, _model_key(container)), []).append(pair)
         for graph in model.graphs:
             if is_cosmos_graph(graph):
-                graphs[graph.obj.namespace] = graphs.get(graph.obj.namespace, 0) + 1
-        return jobs, by_claim, graphs
+                index["graphs"][graph.obj.namespace] = index["graphs"].get(graph.obj.namespace, 0) + 1
+        return index
 
     return model.memo("download-index", compute)
 
 
 def download_jobs(model: Model, graph: Graph) -> list[tuple[Workload, Container]]:
-    """The Jobs in the graph's namespace that pull the NIM image and so prepare its cache."""
-    jobs, by_claim, graphs = _download_index(model)
+    """The Jobs that prepare this graph's cache, as (Job, download container).
+
+    A Job of the same Helm release (label app.kubernetes.io/instance) belongs to the graph. Otherwise a Job
+    in the graph's namespace that mounts one of the workers' cache claims or runs the workers' image
+    repository; with several Cosmos3 graphs in the namespace, only the Jobs that download this graph's
+    variant and precision (another NIM's Job, or another pool's, is not this graph's download)."""
+    index = _download_index(model)
     namespace = graph.obj.namespace
-    if graphs.get(namespace, 0) <= 1:
-        return list(jobs.get(namespace, []))
-    # Several pools in one namespace: pair each Job with the graph whose cache claim it mounts.
-    paired: dict[int, tuple[Workload, Container]] = {}
+    release = _release(graph.obj.metadata.get("labels"))
+    if release and (namespace, release) in index["release"]:
+        return list(index["release"][(namespace, release)])
+    workers = nim_workers(graph)
+    related: dict[int, tuple[Workload, Container]] = {}
+    if index["graphs"].get(namespace, 0) > 1:
+        keys = {_model_key(worker.main) for worker in workers}
+        candidates = [pair for key in keys for pair in index["model"].get((namespace, key), [])]
+        claims = worker_claims(graph)
+        repositories = {image_repository(worker.main.image) for worker in workers}
+        for job, container in candidates:
+            if {m.claim for m in container.mounts if m.claim} & claims or \
+                    image_repository(container.image) in repositories:
+                related.setdefault(id(job), (job, container))
+        return list(related.values())
     for claim in sorted(worker_claims(graph)):
-        for job, container in by_claim.get((namespace, claim), []):
-            paired.setdefault(id(job), (job, container))
-    return list(paired.values())
+        for pair in index["claim"].get((namespace, claim), []):
+            related.setdefault(id(pair[0]), pair)
+    for repository in sorted({image_repository(w.main.image) for w in workers} - {None}):
+        for pair in index["repository"].get((namespace, repository), []):
+            related.setdefault(id(pair[0]), pair)
+    return list(related.values())
 
 
 def cache_mounts(container: Container):

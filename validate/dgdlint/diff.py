@@ -16,12 +16,11 @@ from fractions import Fraction
 
 from dgdlint.cosmos import (
     cache_mounts,
-    download_container,
+    download_jobs,
     env_text,
     is_cosmos_graph,
     is_streaming,
     nim_workers,
-    worker_claims,
 )
 from dgdlint.findings import Finding, Location
 from dgdlint.load import LoadResult, format_path
@@ -390,39 +389,6 @@ def _shown(value: str | None) -> str:
     return "unset" if value is None else repr(value)
 
 
-def download_jobs(model: Model, graph: Graph) -> list:
-    """The graph's download Jobs as `cosmos.download_jobs` pairs them (all Jobs of the namespace, or with
-    several Cosmos3 graphs there, those that mount the graph's cache claim), through indexes built once,
-    so that many graphs in one namespace stay linear."""
-
-    def compute():
-        by_namespace: dict[str, list] = {}
-        by_claim: dict[tuple[str, str], list] = {}
-        for job in model.jobs():
-            container = download_container(job)
-            if container is None:
-                continue
-            namespace = job.obj.namespace
-            by_namespace.setdefault(namespace, []).append((job, container))
-            for claim in {m.claim for m in container.mounts if m.claim}:
-                by_claim.setdefault((namespace, claim), []).append((job, container))
-        graphs: dict[str, int] = {}
-        for each in model.graphs:
-            if is_cosmos_graph(each):
-                graphs[each.obj.namespace] = graphs.get(each.obj.namespace, 0) + 1
-        return by_namespace, by_claim, graphs
-
-    by_namespace, by_claim, graphs = model.memo("diff-download-jobs", compute)
-    namespace = graph.obj.namespace
-    if graphs.get(namespace, 0) <= 1:
-        return list(by_namespace.get(namespace, []))
-    found = {}
-    for claim in sorted(worker_claims(graph)):
-        for job, container in by_claim.get((namespace, claim), []):
-            found.setdefault(id(job), (job, container))
-    return list(found.values())
-
-
 def _download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
     old_workers = {c.name: c for c in nim_workers(old)}
     for component in nim_workers(new):
@@ -664,8 +630,7 @@ def load_side(side: Side, args) -> tuple[LoadResult, list[Finding]]:
 
     if side.path is not None:
         return load_paths([side.path]), []
-    from dgdlint.cli import render_finding
-    from dgdlint.render import RenderError, RenderRequest, render_chart
+    from dgdlint.render import RenderError, RenderRequest, render_chart, render_finding
 
     request = RenderRequest(chart=args.chart, values_files=list(side.values or []), set_values=args.set_values,
                             set_string_values=args.set_string_values, release=args.release,

@@ -30,16 +30,17 @@ class CheckResult:
 
 
 def apply_policy(result: CheckResult, config=None, annotations: bool = True, baseline: set[str] | None = None) -> None:
-    """Configuration (selection, severities, fail-on), then suppression annotations, then the baseline."""
+    """Suppression annotations (which add findings of their own about bad annotations), then the configuration
+    (selection, severities, fail-on: it can act on those too), then the baseline."""
     from dgdlint import policy
     from dgdlint.docs import all_rules
 
-    if config is not None:
-        result.findings = policy.apply_config(result.findings, config)
-        result.fail_on = config.fail_on
     if annotations:
         known = {rule.name for rule in all_rules()}
         result.findings, result.suppressed = policy.apply_suppressions(result.findings, result.model.objects, known)
+    if config is not None:
+        result.findings = policy.apply_config(result.findings, config)
+        result.fail_on = config.fail_on
     if baseline:
         result.findings, result.baselined = policy.apply_baseline(result.findings, baseline)
     result.findings.sort(key=Finding.sort_key)

@@ -30,8 +30,6 @@ MAX_DEPTH = 200
 MAX_NODES_PER_DOCUMENT = 1_000_000
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 
-Path_ = tuple  # a field path: keys (str) and list indexes (int)
-
 
 @dataclass
 class Document:
@@ -101,18 +99,6 @@ class _Budget(Exception):
         super().__init__(message)
         self.mark = mark
         self.message = message
-
-
-def _count_nodes(value: object) -> int:
-    count, stack = 0, [value]
-    while stack:
-        item = stack.pop()
-        count += 1
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return count
 
 
 def _build_documents(file: str, text: str, result: LoadResult) -> None:
@@ -260,7 +246,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
         result.findings.append(parse_finding(file, line, column, f"document {index + 1} rejected: "
                                              f"{budget.message}", "Simplify the document.",
                                              rule="yaml-limits"))
-        _skip_to_document_end(events, len(stack))
+        _skip_to_document_end(events)
         return None
     if root is None:
         return None  # an empty document (`---` alone, or only comments): kubectl skips it too
@@ -268,7 +254,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
     return Document(file=file, index=index, value=root, line=line, column=column, positions=positions)
 
 
-def _skip_to_document_end(events: Iterator, depth: int) -> None:
+def _skip_to_document_end(events: Iterator) -> None:
     for event in events:
         if isinstance(event, yaml.DocumentEndEvent):
             return

@@ -394,6 +394,13 @@ def build_model(loaded: LoadResult, default_namespace: str = "default") -> Model
                                   [m for m in (as_str(x) for x in as_list(spec.get("accessModes"))) if m],
                                   as_str(spec.get("storageClassName")), storage))
     for graph in model.graphs:
+        # The graph-level env list reaches every component's main container: check its duplicates there too
+        # (duplicate-env reports each list once, whatever the number of containers it reaches).
+        key = "env" if graph.shape == "components" else "envs"
+        raw_env = graph.spec.get(key)
+        if isinstance(raw_env, list):
+            for component in graph.components:
+                component.main.env_lists.insert(0, (("spec", key), raw_env))
         for entry, path in graph.pvc_entries:
             if entry.get("create") is True and as_str(entry.get("name")):
                 mode = as_str(entry.get("volumeAccessMode"))

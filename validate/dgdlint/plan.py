@@ -783,8 +783,7 @@ def main(argv: list[str] | None = None) -> int:
         return _usage(str(error))
     extra: list[Finding] = []
     if args.chart:
-        from dgdlint.cli import render_finding
-        from dgdlint.render import RenderError, RenderRequest, render_chart
+        from dgdlint.render import RenderError, RenderRequest, render_chart, render_finding
 
         request = RenderRequest(chart=args.chart, values_files=args.values, set_values=args.set_values,
                                 set_string_values=args.set_string_values, release=args.release,

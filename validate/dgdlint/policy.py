@@ -58,7 +58,9 @@ def _from_mapping(data: object, source: str) -> Config:
     severity = data.get("severity", {})
     if not isinstance(severity, dict):
         raise ConfigError(f"{source}: severity must map rule names to error, warning, info or off")
-    for rule, level in severity.items():
+    for rule, level in list(severity.items()):
+        if level is False:  # YAML 1.1 reads an unquoted `off` as false
+            severity[rule] = level = "off"
         if level not in (*SEVERITIES, "off"):
             raise ConfigError(f"{source}: severity of {rule}: {level!r} is not error, warning, info or off")
     config.severity = dict(severity)

@@ -196,3 +196,56 @@ def as_stream(templates: Sequence[RenderedTemplate]) -> str:
     for template in templates:
         parts.append(f"---\n# Source: {template.source}\n{template.text.strip(chr(10))}\n")
     return "".join(parts)
+
+
+def _locate_in_values(values_files: list[str], path: tuple) -> tuple[str, int, int, str] | None:
+    """The values file (the last that sets it) and line of a key path such as ('model', 'variant')."""
+    from dgdlint.load import format_path, load_paths
+
+    for values_file in reversed(values_files):
+        loaded = load_paths([values_file])
+        for document in loaded.documents:
+            for depth in range(len(path), 0, -1):
+                if path[:depth] in document.positions:
+                    line, column = document.positions[path[:depth]]
+                    return values_file, line, column, format_path(path)
+    return None
+
+
+def _key_named(message: str) -> tuple | None:
+    """The values key a failure names: Helm's schema pointer (`at '/model/variant'`), or the dotted key a
+    chart `fail` message starts with (`model.gpus 2 is not ...`)."""
+    pointer = re.search(r"at '(/[^']*)'", message)
+    if pointer:
+        return tuple(int(p) if p.isdigit() else p for p in pointer.group(1).strip("/").split("/") if p)
+    failed = re.search(r"execution error at \([^)]*\):\s*([A-Za-z][\w-]*(?:\.[\w-]+)+)\b", message)
+    if failed:
+        return tuple(failed.group(1).split("."))
+    return None
+
+
+def render_finding(chart: str, message: str, values_files=(), set_keys=()):
+    """A chart that does not render is input that does not parse: one error finding. It is placed at the
+    values-file line holding the key the failure names, unless that key came from --set (then at the chart),
+    else at the template the error names."""
+    from dgdlint.findings import Finding
+
+    file, line, column, field = chart, 1, 1, ""
+    key = _key_named(message)
+    from_set = key is not None and any(".".join(map(str, key)).startswith(k) or k.startswith(".".join(map(str, key)))
+                                       for k in set_keys)
+    located = _locate_in_values(list(values_files), key) if key and values_files and not from_set else None
+    template = re.search(r"execution error at \(([^():\s]+\.(?:yaml|tpl|txt)):(\d+):(\d+)\)", message) or \
+        re.search(r"\(([^():\s]+\.(?:yaml|tpl|txt)):(\d+):(\d+)\)", message)
+    if located:
+        file, line, column, field = located
+    elif key is not None and from_set:
+        field = ".".join(map(str, key))
+    elif template:
+        parent = os.path.dirname(os.path.abspath(chart)) if os.path.isdir(chart) else ""
+        file = os.path.relpath(os.path.join(parent, template.group(1)))
+        line, column = int(template.group(2)), int(template.group(3))
+    return Finding(rule="helm-render", severity="error", stage="parse", file=file, line=line, column=column,
+                   path=field, message=f"the chart did not render: {' '.join(message.split())}",
+                   remediation="Fix the values named in the message (the chart's schema and checks say what "
+                               "is allowed).")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from dgdlint.findings import Finding
 from dgdlint.load import format_path
-from dgdlint.model import KObject, as_map, as_str
+from dgdlint.model import DYNAMO_GROUP, KObject, as_map, as_str
 
 CLUSTER = "cluster"
 URL_TIMEOUT_SECONDS = 30
@@ -293,7 +293,9 @@ def prune_nulls(value: object) -> object:
     return value
 
 
-_SECRET_PATH = re.compile(r"(^|\.)(data|stringData)(\.|\[|$)|env\w*\[\d+\]\.value$|\.value$")
+# Values under these keys may be secrets: the schema stage never shows them.
+_SECRET_KEYS = {"env", "envs", "data", "stringData", "binaryData", "envFromSecret", "value"}
+_SAFE_WORD = re.compile(r"^[A-Za-z0-9_./-]{1,40}$")
 
 
 @dataclass
@@ -330,25 +332,22 @@ class SchemaStage:
                     continue
                 findings.extend(self._validate(obj, crd.fast(), crd.validator, "crd-schema", f"CRD {kind} {version}"))
                 continue
-            if "." in group or (group and self.crds and any(g == group for g, _, _ in self.crds)):
-                # A custom resource: its CRD was not given (or lacks this version).
-                known = sorted(v for g, k, v in self.crds if g == group and k == kind)
-                if known:
-                    findings.append(_object_finding(
-                        obj, "crd-version-unknown", "error",
-                        f"{kind} apiVersion {obj.api_version} is not in the CRD (it has {', '.join(known)})",
-                        f"Use one of {', '.join(group + '/' + v for v in known)}."))
-                elif self.crds:
-                    skipped_kinds.setdefault(f"{kind} ({obj.api_version})", obj)
-                else:
-                    dgd_without_crd.append(obj)
-                continue
             found = self.builtins.validators(obj.api_version, kind)
-            if found is None:
-                skipped_kinds.setdefault(f"{kind} ({obj.api_version})", obj)
+            if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
+                findings.extend(self._validate(obj, found[0], found[1], "kubernetes-schema",
+                                               f"Kubernetes {self.builtins.version}"))
                 continue
-            findings.extend(self._validate(obj, found[0], found[1], "kubernetes-schema",
-                                           f"Kubernetes {self.builtins.version}"))
+            # A custom resource whose CRD was not given (or lacks this version).
+            known = sorted(v for g, k, v in self.crds if g == group and k == kind)
+            if known:
+                findings.append(_object_finding(
+                    obj, "crd-version-unknown", "error",
+                    f"{kind} apiVersion {obj.api_version} is not in the CRD (it has {', '.join(known)})",
+                    f"Use one of {', '.join(group + '/' + v for v in known)}."))
+            elif group == DYNAMO_GROUP and not self.crds:
+                dgd_without_crd.append(obj)
+            else:
+                skipped_kinds.setdefault(f"{kind} ({obj.api_version})", obj)
         for label, obj in sorted(skipped_kinds.items()):
             findings.append(_object_finding(obj, "schema-unavailable", "info",
                                             f"no schema at hand for {label}: schema check skipped for this kind",
@@ -403,7 +402,7 @@ def _error_findings(obj: KObject, error, rule: str, source: str) -> list[Finding
         error = _most_specific(error)
     path = tuple(error.absolute_path)
     path_text = format_path(path)
-    secret_like = obj.kind == "Secret" or bool(_SECRET_PATH.search(path_text))
+    secret_like = obj.kind == "Secret" or any(isinstance(part, str) and part in _SECRET_KEYS for part in path)
     validator, expected = error.validator, error.validator_value
     if validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(as_map(error.schema.get("properties")))
@@ -426,21 +425,26 @@ def _error_findings(obj: KObject, error, rule: str, source: str) -> list[Finding
     if validator == "type":
         wanted = expected if isinstance(expected, str) else " or ".join(expected)
         got = _describe(error.instance)
-        shown = "" if secret_like or isinstance(error.instance, (dict, list)) else f" ({error.instance!r})"[:60]
+        # Numbers and booleans help (a port given as 8000, not "8000"); strings are never shown.
+        showable = isinstance(error.instance, (int, float, bool)) and not secret_like
+        shown = f" ({error.instance!r})"[:40] if showable else ""
         return [_object_finding(obj, rule, "error", f"must be {wanted}, got {got}{shown} [{source}]",
                                 f"Give {path_text or 'this field'} a value of type {wanted}"
                                 + (" (quote numbers meant as strings)." if wanted == "string" else "."), path)]
     if validator == "enum":
-        shown = "" if secret_like else f" {error.instance!r}"
+        safe = isinstance(error.instance, str) and _SAFE_WORD.match(error.instance) and not secret_like
+        shown = f" {error.instance!r}" if safe else ""
         return [_object_finding(obj, rule, "error", f"value{shown} is not one of "
                                 f"{', '.join(map(repr, expected))} [{source}]",
                                 f"Use one of {', '.join(map(str, expected))}.", path)]
-    message = error.message
-    if secret_like:
-        message = f"value fails the schema's {validator!r} constraint"
-    message = " ".join(message.split())
-    if len(message) > 300:
-        message = message[:297] + "..."
+    # Other constraints are described from the schema side only: the value itself is never echoed.
+    if validator == "pattern":
+        message = f"does not match the pattern {expected!r}"
+    elif validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+                       "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf"):
+        message = f"violates {validator} {expected}"
+    else:
+        message = f"fails the schema's {validator!r} constraint"
     return [_object_finding(obj, rule, "error", f"{message} [{source}]",
                             f"Fix {path_text or 'the object'} to satisfy the schema ({validator}).", path)]
 
@@ -489,5 +493,14 @@ def _cached_crd_versions(source: str) -> list[CrdVersionSchema]:
 
 
 def crd_sources_from_env(environ=os.environ) -> list[str]:
-    value = environ.get("DGDLINT_CRD", "")
-    return [part for part in value.split(os.pathsep) if part]
+    """DGDLINT_CRD: sources joined by the path separator; a URL's own `:` (`https://...`) is not a separator."""
+    parts = environ.get("DGDLINT_CRD", "").split(os.pathsep)
+    sources: list[str] = []
+    for part in parts:
+        if sources and sources[-1] in ("http", "https") and part.startswith("//"):
+            sources[-1] += os.pathsep + part
+        elif sources and re.fullmatch(r"https?://[^/]+", sources[-1]) and re.match(r"\d+(/|$)", part):
+            sources[-1] += os.pathsep + part  # a port: http://host:8080/crd.yaml
+        else:
+            sources.append(part)
+    return [source for source in sources if source]

@@ -8,14 +8,18 @@ from dgdlint.cosmos import DEFAULT_HTTP_PORT, env_text, placeholder_in, runs_nim
 from dgdlint.model import Model, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 
-# Shell scripts legitimately contain `<`, so command/args are left alone.
+# Not values a cluster acts on: scripts (command/args legitimately contain `<` and `${VAR}`), the text a
+# ConfigMap or Secret carries (scripts, usage strings), and annotations (free-form notes).
 _SCRIPT_KEYS = {"command", "args"}
+_TEXT_PATHS = {("data",), ("binaryData",), ("stringData",), ("metadata", "annotations")}
 
 
 def _strings(value: object, path: tuple = ()):
     stack = [(value, path)]
     while stack:
         node, where = stack.pop()
+        if where in _TEXT_PATHS:
+            continue
         if isinstance(node, dict):
             for key, sub in node.items():
                 if key in _SCRIPT_KEYS:
@@ -73,6 +77,16 @@ def ngc_api_key_literal(model: Model):
                 kind = next(iter(entry.value_from), "valueFrom")
                 yield Hit(container.obj, entry.path + ("valueFrom",),
                           f"{where}: {entry.name} comes from {kind}, not from a Secret")
+        # `- NGC_API_KEY=...` written as a string item (not a name/value map) is a literal key too.
+        for path, raw in container.env_lists:
+            for index, item in enumerate(raw):
+                if not isinstance(item, str) or (id(container.obj), path + (index,)) in seen:
+                    continue
+                name = item.split("=", 1)[0].strip()
+                if name in _SECRET_ENV:
+                    seen.add((id(container.obj), path + (index,)))
+                    yield Hit(container.obj, path + (index,), f"{owner.label}: {name} is given as a literal "
+                                                              "string entry")
 
 
 DISABLE_DISCOVERY = "nvidia.com/disable-image-pull-secret-discovery"
@@ -158,7 +172,8 @@ def nim_proxy_port_conflict(model: Model):
 def duplicate_object(model: Model):
     first: dict[tuple, object] = {}
     for obj in model.objects:
-        if not obj.name:
+        name = obj.metadata.get("name")
+        if not isinstance(name, str) or not name:  # generateName objects get distinct names at create
             continue
         group = obj.group
         key = (group, obj.kind, obj.namespace, obj.name)

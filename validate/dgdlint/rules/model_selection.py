@@ -8,10 +8,10 @@ import json
 from dgdlint.cosmos import (
     download_jobs,
     env_text,
+    is_cosmos_container,
     is_cosmos_graph,
     nim_workers,
     parse_tags_selector,
-    runs_nim,
     support_matrix,
 )
 from dgdlint.model import Container, Model
@@ -19,14 +19,17 @@ from dgdlint.rules.registry import Hit, rule
 
 
 def _nim_containers(model: Model):
-    """(owner, container) for every NIM worker main container and every download container."""
+    """(owner, container) for every Cosmos3 worker main container and every Cosmos3 download container: the
+    support matrix is Cosmos3's, so another NIM's variants are not judged by it."""
     for graph in model.graphs:
         if is_cosmos_graph(graph):
             for worker in nim_workers(graph):
-                yield worker, worker.main
+                if is_cosmos_container(worker.main):
+                    yield worker, worker.main
     for job in model.jobs():
         for container in job.all_containers:
-            if runs_nim(container) and (container.env_var("NIM_MODEL_VARIANT") or container.env_var("NIM_PRECISION")):
+            if is_cosmos_container(container) and (container.env_var("NIM_MODEL_VARIANT")
+                                                   or container.env_var("NIM_PRECISION")):
                 yield job, container
 
 
@@ -118,6 +121,8 @@ def gpu_count_unsupported(model: Model):
         if not is_cosmos_graph(graph):
             continue
         for worker in nim_workers(graph):
+            if not is_cosmos_container(worker.main):
+                continue
             variant = env_text(worker.main, "NIM_MODEL_VARIANT")
             precision = env_text(worker.main, "NIM_PRECISION")
             allowed = matrix.gpu_counts(variant or "", precision or "")
@@ -194,7 +199,10 @@ def download_job_model_mismatch(model: Model):
                               related=[job.obj.location(_where(container, name), f"{job.label}'s {name}")])
 
 
-def _canonical(value: object) -> str:
+def _canonical(value: object, unordered: bool = False) -> str:
+    """Comparable text of a pod setting; `unordered` for lists whose order means nothing (tolerations)."""
+    if unordered and isinstance(value, list):
+        return json.dumps(sorted(json.dumps(item, sort_keys=True, default=str) for item in value))
     return json.dumps(value, sort_keys=True, default=str)
 
 
@@ -217,7 +225,8 @@ def download_job_gpu_selectors(model: Model):
             for field_name in ("nodeSelector", "tolerations", "affinity"):
                 wanted = worker.pod.spec.get(field_name) or None
                 got = job.pod.spec.get(field_name) or None
-                if _canonical(wanted) != _canonical(got):
+                unordered = field_name == "tolerations"
+                if _canonical(wanted, unordered) != _canonical(got, unordered):
                     yield Hit(graph.obj, worker.pod.field_path(field_name),
                               f"{worker.label} and {job.label} differ in {field_name}",
                               related=[job.obj.location(job.pod.field_path(field_name), f"{job.label}'s {field_name}")])
