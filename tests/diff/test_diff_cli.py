@@ -199,3 +199,17 @@ def test_quantities_compare_by_value(text, same_as):
 
 def test_a_hostile_quantity_stays_cheap_text():
     assert diff.quantity("1e99999999") == "1e99999999"
+
+
+def test_the_project_configuration_applies_to_diff_findings(capsys, tmp_path, monkeypatch):
+    values = ROOT / "values"
+    argv = ["diff", "--chart", str(ROOT / "charts" / "cosmos3-reasoner"), "--old-values",
+            str(values / "nano-fp8-streaming.yaml"), "--new-values", str(values / "nano-fp8.yaml")]
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == 0
+    assert "diff-sessions-lost" in capsys.readouterr().out
+    (tmp_path / ".dgdlint.yaml").write_text("ignore: [diff-sessions-lost]\n")
+    assert cli.main(argv) == 0
+    assert "diff-sessions-lost" not in capsys.readouterr().out
+    (tmp_path / ".dgdlint.yaml").write_text("severity: {diff-sessions-lost: error}\n")
+    assert cli.main(argv) == 1

@@ -687,7 +687,6 @@ def main(argv: list[str] | None = None) -> int:
                              schema_skipped=not schema_stage.has_crds)
     else:
         result = check_loaded(new_loaded, schema_stage, args.namespace)
-    apply_policy(result, config)  # the project's configuration and suppression annotations, as check applies them
     # The old side contributes what keeps it from loading, never its own rule findings.
     old_broken = [f for f in old_model.findings if f.severity == "error"] + old_failed
     result.findings += old_broken + new_failed
@@ -700,7 +699,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dgdlint diff: {broken} did not load cleanly; the two sides were not compared", file=sys.stderr)
     else:
         result.findings += compare(old_model, result.model)
-    result.findings.sort(key=Finding.sort_key)
+    # The project's configuration and suppression annotations (on the new objects), as check applies them,
+    # to the diff findings too.
+    apply_policy(result, config)
 
     options = {"show_fix": args.show_fix} if args.format == "text" else {}
     report = FORMATS[args.format](result, **options)

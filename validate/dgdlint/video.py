@@ -267,7 +267,23 @@ class VideoComponent:
         return existing_path(obj, main.path, self.component.path)
 
     def multimodal_enabled(self) -> bool:
-        return self.flags.has("--enable-multimodal") or _is_true(self.main.env_value(MULTIMODAL_ENV))
+        return (self.flags.has("--enable-multimodal") or _is_true(self.main.env_value(MULTIMODAL_ENV))
+                or _nim_multimodal(self.main))
+
+
+def _nim_multimodal(container) -> bool:
+    """A NIM worker turns vLLM's multimodal input on itself: `"enable_multimodal": true` in the JSON form of
+    NIM_DISCOVERY_BACKEND (the Cosmos3 Reasoner's setting)."""
+    import json
+
+    text = container.env_value("NIM_DISCOVERY_BACKEND")
+    if not text or not text.strip().startswith("{"):
+        return False
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and parsed.get("enable_multimodal") is True
 
 
 def existing_path(obj: KObject, *paths: tuple) -> tuple:

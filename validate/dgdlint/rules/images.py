@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dgdlint.cosmos import (
     download_jobs,
+    image_repository,
     image_tag,
     is_cosmos_graph,
     is_nim_image,
@@ -12,6 +13,7 @@ from dgdlint.cosmos import (
     is_streaming,
     nim_workers,
     placeholder_in,
+    runs_streaming_frontend,
 )
 from dgdlint.model import Model
 from dgdlint.rules.registry import Hit, rule
@@ -42,7 +44,10 @@ def nim_image_mismatch(model: Model):
                           related=[anchor])
         if is_streaming(graph):
             for frontend in graph.frontends:
-                if is_nim_image(frontend.main.image) and frontend.main.image != expected:
+                # The adapter from another tag or digest of the workers' image (another image altogether is
+                # streaming-frontend-adapter's finding).
+                if runs_streaming_frontend(frontend.main) and frontend.main.image != expected and \
+                        image_repository(frontend.main.image) == image_repository(expected):
                     yield Hit(graph.obj, frontend.main.image_path,
                               f"{frontend.label} runs {frontend.main.image!r} but the workers run {expected!r}",
                               related=[anchor])

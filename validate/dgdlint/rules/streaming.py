@@ -9,6 +9,7 @@ from dgdlint.cosmos import (
     DEFAULT_STREAMING_REQUEST_TIMEOUT,
     STREAMING_FRONTEND_MODULE,
     env_text,
+    image_repository,
     is_cosmos_graph,
     is_nim_image,
     is_streaming,
@@ -47,10 +48,20 @@ def streaming_frontend_adapter(model: Model):
                 yield Hit(graph.obj, main.path + ("command",),
                           f"{frontend.label} runs {' '.join(main.command_line[:3]) or 'the image default'}, "
                           f"not the streaming adapter `{STREAMING_FRONTEND_MODULE}`, while the workers stream")
-            elif main.image and not is_nim_image(main.image) and not placeholder_in(main.image):
+            elif main.image and not placeholder_in(main.image) and not _same_repository_as_workers(graph, main):
                 yield Hit(graph.obj, main.image_path,
                           f"{frontend.label} runs the streaming adapter from {main.image!r}, which is not the "
-                          "NIM image; the adapter ships only in the NIM image (/opt/nim/streaming/dynamo/)")
+                          "NIM image the workers run; the adapter ships only in the NIM image "
+                          "(/opt/nim/streaming/dynamo/)")
+
+
+def _same_repository_as_workers(graph, container) -> bool:
+    """The frontend image is the workers' NIM image (any tag: a tag mismatch is nim-image-mismatch's), judged
+    by the workers' own image so that a mirrored NIM image is recognised; without worker images, by name."""
+    repositories = {image_repository(w.main.image) for w in nim_workers(graph) if w.main.image}
+    if not repositories:
+        return is_nim_image(container.image)
+    return image_repository(container.image) in repositories
 
 
 @rule(
