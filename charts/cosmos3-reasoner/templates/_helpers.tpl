@@ -401,7 +401,7 @@ nvidia.com/dynamo-component: {{ .component }}
 {{- if $streaming -}}
 {{- $args = concat $args (list "--discovery-backend" "kubernetes") -}}
 {{- end -}}
-{{- $args = concat $args (list "--dyn-chat-processor" "dynamo" "--router-mode" $v.frontend.routerMode "--router-session-affinity-ttl-secs" (int $v.frontend.sessionAffinityTtlSeconds | toString)) $v.frontend.extraArgs -}}
+{{- $args = concat $args (list "--dyn-chat-processor" "dynamo" "--router-mode" $v.frontend.routerMode "--router-session-affinity-ttl-secs" (int $v.frontend.sessionAffinityTtlSeconds | toString)) ($v.frontend.extraArgs | default list) -}}
 {{- $_ := set $frontendMain "args" $args -}}
 {{- with $v.frontend.securityContext -}}{{- $_ := set $frontendMain "securityContext" . -}}{{- end -}}
 {{- $frontend := dict "name" "Frontend" "type" "frontend" "replicas" (int $v.frontend.replicas) "main" $frontendMain -}}
