@@ -38,6 +38,10 @@ def knob_sets(draw):
         chosen["streaming.maxSessions"] = draw(st.integers(-1, 8))
         chosen["streaming.requestTimeoutSeconds"] = draw(st.integers(0, 600))
     if draw(st.booleans()):
+        parts = [f"{key}={draw(st.sampled_from(['1', '2', '4', 'two']))}" for key in ("n_gpus", "nim_tp", "nim_dp")
+                 if draw(st.booleans())]
+        chosen["model.tagsSelector"] = ",".join(parts)
+    if draw(st.booleans()):
         chosen["streaming.specMethod"] = draw(st.sampled_from(["", "dflash", "ngram", "none"]))
     if draw(st.booleans()):
         names = draw(st.lists(st.sampled_from(ENV_NAMES), max_size=3))

@@ -23,6 +23,26 @@ RULES = [
      'model.tagsSelector "n_gpus=2,nim_tp=2,nim_dp=1" asks for n_gpus=2 but each worker gets 1 GPU(s): '
      'make them agree (for example "n_gpus=1,nim_tp=1,nim_dp=1", or leave model.tagsSelector empty)',
      {"model": {"tagsSelector": "n_gpus=1,nim_tp=1,nim_dp=1,custom=yes"}}),
+    ("tags-selector-parallelism-agrees-with-gpus",
+     {"model": {"tagsSelector": "n_gpus=1,nim_tp=2,nim_dp=1"}},
+     'model.tagsSelector "n_gpus=1,nim_tp=2,nim_dp=1" asks for nim_tp x nim_dp = 2 x 1 = 2 GPU(s) but each worker '
+     'gets 1 GPU(s): make them agree (for example "n_gpus=1,nim_tp=1,nim_dp=1", or leave model.tagsSelector empty)',
+     # Data parallelism counts too: two replicas of a one-GPU model on a two-GPU worker.
+     {"model": {"variant": "super", "precision": "bf16", "tagsSelector": "n_gpus=2,nim_tp=1,nim_dp=2"}}),
+    ("tags-selector-parallelism-without-n-gpus",
+     {"model": {"variant": "super", "precision": "bf16", "tagsSelector": "nim_tp=1"}},
+     'model.tagsSelector "nim_tp=1" asks for nim_tp x nim_dp = 1 x 1 = 1 GPU(s) but each worker gets 2 GPU(s): '
+     'make them agree (for example "n_gpus=2,nim_tp=2,nim_dp=1", or leave model.tagsSelector empty)',
+     {"model": {"variant": "super", "precision": "bf16", "tagsSelector": "nim_tp=2,profile=latency"}}),
+    ("tags-selector-parallelism-is-a-count",
+     {"model": {"tagsSelector": "n_gpus=1,nim_tp=one"}},
+     'model.tagsSelector "n_gpus=1,nim_tp=one" gives nim_tp "one", which is not a whole number: use nim_tp and '
+     'nim_dp with nim_tp x nim_dp = 1 (for example "n_gpus=1,nim_tp=1,nim_dp=1", or leave model.tagsSelector empty)',
+     {"model": {"tagsSelector": "n_gpus=1,nim_tp=1"}}),
+    ("tags-selector-data-parallelism-is-a-count",
+     {"model": {"tagsSelector": "nim_tp=1,nim_dp=x"}},
+     'model.tagsSelector "nim_tp=1,nim_dp=x" gives nim_dp "x", which is not a whole number',
+     {"model": {"tagsSelector": "nim_dp=1"}}),
     ("no-dflash-without-draft",
      {"model": {"variant": "edge", "useDflash": True}},
      'model.useDflash true is not supported for variant "edge", which ships no DFlash draft: '
