@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 from chart_support import CACHE_PATH, NIM_IMAGE, env_dict, marker_key, render
+
+from dgdlint.engine import check_texts
 
 SECRET_REF = {"secretKeyRef": {"name": "ngc-api-secret", "key": "NGC_API_KEY"}}
 SMALL = {"cpu": "100m", "memory": "128Mi"}
@@ -118,6 +121,28 @@ def test_download_pod_carries_its_own_labels_annotations_and_priority_class():
     assert template["spec"]["priorityClassName"] == "model-download"
 
 
+def test_a_service_account_with_pull_secrets_stands_in_for_image_pull_secrets_outside_the_dgd():
+    values = {"imagePullSecrets": [], "download": {"serviceAccountName": "nim-puller"}, "mode": "streaming"}
+    rendered = render(values)
+    assert pod(rendered)["serviceAccountName"] == "nim-puller"
+    assert "imagePullSecrets" not in pod(rendered)
+    test_pods = [obj for obj in rendered.test_hooks if obj["kind"] == "Pod"]
+    assert len(test_pods) == 2
+    assert [p["spec"].get("serviceAccountName") for p in test_pods] == ["nim-puller", "nim-puller"]
+    # The operator names the DGD pods' service account and discovers their pull secrets.
+    for component in rendered.components.values():
+        assert "serviceAccountName" not in component["pod"] and "serviceAccountName" not in str(component["podExtras"])
+    texts = {f"{index}.yaml": yaml.safe_dump(obj) for index, obj in enumerate(rendered.objects)}
+    findings = check_texts(texts).findings
+    assert [(f.severity, f.rule, f.message) for f in findings if f.severity in ("error", "warning")] == []
+
+
+def test_no_service_account_is_named_unless_asked():
+    rendered = render()
+    assert "serviceAccountName" not in pod(rendered)
+    assert all("serviceAccountName" not in obj["spec"] for obj in rendered.test_hooks if obj["kind"] == "Pod")
+
+
 @pytest.mark.parametrize("change", [
     {"image": {"tag": "2.1.1"}},
     {"image": {"digest": "sha256:" + "1" * 64}},
@@ -125,6 +150,7 @@ def test_download_pod_carries_its_own_labels_annotations_and_priority_class():
     {"download": {"args": ["download-to-cache --all"]}},
     {"download": {"resources": {"limits": {"memory": "32Gi"}}}},
     {"worker": {"tolerations": []}},
+    {"download": {"serviceAccountName": "nim-puller"}},
 ])
 def test_job_name_changes_whenever_its_pod_template_changes(change):
     assert job_name(change) != job_name()

@@ -43,6 +43,26 @@ RULES = [
      {"model": {"tagsSelector": "nim_tp=1,nim_dp=x"}},
      'model.tagsSelector "nim_tp=1,nim_dp=x" gives nim_dp "x", which is not a whole number',
      {"model": {"tagsSelector": "nim_dp=1"}}),
+    ("pull-credentials-for-the-pods-outside-the-dgd",
+     {"imagePullSecrets": []},
+     'imagePullSecrets is empty and download.serviceAccountName is "", but the download Job and the test Pods pull '
+     '"nvcr.io/nim/nvidia/cosmos3:2.1.0", which needs nvcr.io credentials: list a pull secret in imagePullSecrets '
+     "(for example ngc-registry-secret), or set download.serviceAccountName to a service account (not default) "
+     "whose imagePullSecrets hold one",
+     {"imagePullSecrets": [], "download": {"serviceAccountName": "nim-puller"}}),
+    ("pull-credentials-when-the-list-is-dropped",
+     {"imagePullSecrets": None, "download": {"enabled": False}},
+     'imagePullSecrets is empty and download.serviceAccountName is "", but the test Pods pull '
+     '"nvcr.io/nim/nvidia/cosmos3:2.1.0", which needs nvcr.io credentials',
+     # Nothing outside the DGD pulls from nvcr.io/nim (the operator supplies the DGD pods' pull secrets).
+     {"imagePullSecrets": None, "download": {"enabled": False},
+      "tests": {"image": {"repository": "registry.example.com/python", "tag": "3.12"}}}),
+    ("pull-credentials-not-from-the-default-account",
+     {"imagePullSecrets": [], "download": {"serviceAccountName": "default"}, "tests": {"enabled": False}},
+     'imagePullSecrets is empty and download.serviceAccountName is "default", but the download Job pulls '
+     '"nvcr.io/nim/nvidia/cosmos3:2.1.0", which needs nvcr.io credentials',
+     # A mirror outside nvcr.io/nim: whether it needs credentials is the registry's business.
+     {"imagePullSecrets": [], "image": {"repository": "registry.example.com/nim/cosmos3"}}),
     ("no-dflash-without-draft",
      {"model": {"variant": "edge", "useDflash": True}},
      'model.useDflash true is not supported for variant "edge", which ships no DFlash draft: '

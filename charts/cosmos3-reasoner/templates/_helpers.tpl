@@ -455,6 +455,7 @@ nvidia.com/dynamo-component: {{ .component }}
 {{- $spec := include "cosmos3-reasoner.podPlacement" (dict "values" $v.worker "root" .) | fromYaml -}}
 {{- $_ := set $spec "restartPolicy" "Never" -}}
 {{- with $v.download.priorityClassName -}}{{- $_ := set $spec "priorityClassName" . -}}{{- end -}}
+{{- with $v.download.serviceAccountName -}}{{- $_ := set $spec "serviceAccountName" . -}}{{- end -}}
 {{- $_ := set $spec "initContainers" (list $download) -}}
 {{- $_ := set $spec "containers" (list $mark) -}}
 {{- $_ := set $spec "volumes" (list (dict "name" "model-cache" "persistentVolumeClaim" (dict "claimName" (include "cosmos3-reasoner.claimName" .)))) -}}

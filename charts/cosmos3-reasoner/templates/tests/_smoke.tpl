@@ -57,6 +57,7 @@ Helpers of the `helm test` hooks: one ConfigMap carries files/smoke.py (the same
 {{- $_ := set $spec "automountServiceAccountToken" false -}}
 {{- $_ := set $spec "enableServiceLinks" false -}}
 {{- with $secrets -}}{{- $_ := set $spec "imagePullSecrets" . -}}{{- end -}}
+{{- with $root.Values.download.serviceAccountName -}}{{- $_ := set $spec "serviceAccountName" . -}}{{- end -}}
 {{- with $v.podSecurityContext -}}{{- $_ := set $spec "securityContext" . -}}{{- end -}}
 {{- $_ := set $spec "containers" (list $container) -}}
 {{- $volumes := list (dict "name" "smoke-client" "configMap" (dict "name" (include "cosmos3-reasoner.smokeClientName" $root) "defaultMode" 292)) -}}
