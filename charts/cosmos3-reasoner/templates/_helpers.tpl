@@ -10,7 +10,7 @@ so the DGD (either API shape), the Job and NOTES.txt cannot drift apart.
 {{- default .Chart.Name .Values.nameOverride | trunc 45 | trimSuffix "-" -}}
 {{- end -}}
 
-{{/* Usage: include "cosmos3-reasoner.fullname" . -> DGD name and object-name prefix, at most 45 characters (Grove's name budget; also leaves room for "-download-<hash8>" within 63). */}}
+{{/* Usage: include "cosmos3-reasoner.fullname" . -> DGD name and object-name prefix, at most 31 characters: Grove's budget is DGD name + component name <= 45, and the longest component, ReasonerWorker, has 14 (the Job's "<fullname>-download-<hash8>" then has at most 49). */}}
 {{- define "cosmos3-reasoner.fullname" -}}
 {{- $name := default .Chart.Name .Values.nameOverride -}}
 {{- $full := printf "%s-%s" .Release.Name $name -}}
@@ -19,7 +19,8 @@ so the DGD (either API shape), the Job and NOTES.txt cannot drift apart.
 {{- else if contains $name .Release.Name -}}
 {{- $full = .Release.Name -}}
 {{- end -}}
-{{- $full | trunc 45 | trimSuffix "-" -}}
+{{- $budget := sub 45 (len "ReasonerWorker") | int -}}
+{{- regexReplaceAll "[-.]+$" ($full | trunc $budget) "" -}}
 {{- end -}}
 
 {{/* Usage: include "cosmos3-reasoner.chart" . -> "<chart>-<version>" for the helm.sh/chart label. */}}
