@@ -242,7 +242,7 @@ def _check(args, parser) -> int:
     from dgdlint.engine import CheckResult, apply_policy, check_loaded
     from dgdlint.load import LoadResult, UsageError, expand_paths, load_paths, load_text
     from dgdlint.model import build_model
-    from dgdlint.report import FORMATS
+    from dgdlint.report import FORMATS, write_report
     from dgdlint.schema import CrdError, SchemaStage, crd_sources_from_env
 
     if not args.paths and not args.chart:
@@ -296,15 +296,10 @@ def _check(args, parser) -> int:
         print(f"dgdlint: wrote {count} finding(s) to the baseline {args.write_baseline}", file=sys.stderr)
     apply_policy(result, config, annotations=not args.no_ignore_annotations, baseline=baseline)
     for name, target in outputs:
-        report = FORMATS[name](result, **({"show_fix": args.show_fix} if name == "text" else {}))
-        if target:
-            try:
-                with open(target, "w", encoding="utf-8") as handle:
-                    handle.write(report)
-            except OSError as error:
-                return _usage(f"{target}: {error.strerror}")
-        else:
-            sys.stdout.write(report)
+        problem = write_report(FORMATS[name](result, **({"show_fix": args.show_fix} if name == "text" else {})),
+                               target)
+        if problem:
+            return _usage(problem)
     return EXIT_FINDINGS if result.failed else EXIT_OK
 
 

@@ -658,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     from dgdlint.engine import CheckResult, apply_policy, check_loaded
     from dgdlint.load import UsageError
     from dgdlint.model import build_model
-    from dgdlint.report import FORMATS
+    from dgdlint.report import FORMATS, write_report
     from dgdlint.schema import CrdError, SchemaStage, crd_sources_from_env
 
     try:
@@ -704,13 +704,7 @@ def main(argv: list[str] | None = None) -> int:
     apply_policy(result, config)
 
     options = {"show_fix": args.show_fix} if args.format == "text" else {}
-    report = FORMATS[args.format](result, **options)
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as handle:
-                handle.write(report)
-        except OSError as error:
-            return _usage(f"--output {args.output}: {error.strerror}")
-    else:
-        sys.stdout.write(report)
+    problem = write_report(FORMATS[args.format](result, **options), args.output)
+    if problem:
+        return _usage(f"--output {problem}")
     return EXIT_FINDINGS if result.failed else EXIT_OK

@@ -768,6 +768,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from dgdlint.load import LoadResult, UsageError, expand_paths, load_paths, load_text
     from dgdlint.model import build_model
+    from dgdlint.report import write_report
     from dgdlint.schema import CrdError, SchemaStage, crd_sources_from_env
 
     crd_sources = args.crd or crd_sources_from_env()
@@ -794,15 +795,9 @@ def main(argv: list[str] | None = None) -> int:
         except RenderError as error:
             extra.append(render_finding(args.chart, str(error), args.values))
     plan = build_plan(build_model(loaded, args.namespace), extra, schema_stage)
-    report = RENDERERS[args.format](plan)
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as handle:
-                handle.write(report)
-        except OSError as error:
-            return _usage(f"{args.output}: {error.strerror}")
-    else:
-        sys.stdout.write(report)
+    problem = write_report(RENDERERS[args.format](plan), args.output)
+    if problem:
+        return _usage(problem)
     return EXIT_FINDINGS if plan.errors else EXIT_OK
 
 

@@ -33,3 +33,18 @@ def summary(result: CheckResult) -> dict:
         "objects": len(result.model.objects),
         "schema": "skipped" if result.schema_skipped else "checked",
     }
+
+
+def write_report(report: str, target: str | None) -> str | None:
+    """Write a report to `target` (stdout when None). Returns a problem to report as a usage error, or None."""
+    import sys
+
+    if target is None:
+        sys.stdout.write(report)
+        return None
+    try:
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(report)
+    except OSError as error:
+        return f"{target}: {error.strerror}"
+    return None
