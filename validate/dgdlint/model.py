@@ -155,6 +155,12 @@ class Container:
     requests: dict[str, tuple[str, tuple]] = field(default_factory=dict)  # resource -> (quantity, path)
     limits: dict[str, tuple[str, tuple]] = field(default_factory=dict)
     mounts: list[Mount] = field(default_factory=list)
+    env_anchor: tuple = ()  # where this container's env is declared (v1alpha1: the service's envs)
+
+    def env_path(self, name: str) -> tuple:
+        """Where a finding about env `name` points: its effective entry, else the env list it belongs in."""
+        entry = self.env_var(name)
+        return entry.path if entry is not None else (self.env_anchor or self.path)
 
     def env_var(self, name: str) -> EnvVar | None:
         """The effective entry for `name` (later sources override earlier ones, as the operator merges)."""
@@ -473,6 +479,7 @@ def _container(obj: KObject, raw: object, path: tuple, env_prefix: list[EnvVar] 
         working_dir=as_str(raw.get("workingDir")),
     )
     container.env = list(env_prefix or []) + _env_entries(obj, raw.get("env"), path + ("env",), "container")
+    container.env_anchor = path + ("env",) if isinstance(raw.get("env"), list) else path
     if isinstance(raw.get("env"), list):
         container.env_lists.append((path + ("env",), raw["env"]))
     for table_name in ("requests", "limits"):
@@ -574,6 +581,8 @@ def _v1alpha1_service(graph: Graph, name: str, raw: dict, path: tuple, graph_env
                       volumes)
     if isinstance(raw.get("envs"), list):
         main.env_lists.insert(0, (path + ("envs",), raw["envs"]))
+    if isinstance(raw.get("envs"), list) or not isinstance(as_map(spec.get("mainContainer")).get("env"), list):
+        main.env_anchor = path + ("envs",) if isinstance(raw.get("envs"), list) else path
     # Service-level resources: {requests, limits}: {cpu, memory, gpu, gpuType, custom}.
     resources = as_map(raw.get("resources"))
     for table_name in ("requests", "limits"):

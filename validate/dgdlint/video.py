@@ -295,10 +295,11 @@ def existing_path(obj: KObject, *paths: tuple) -> tuple:
 
 
 def env_path(component: Component, name: str) -> tuple:
+    """The env entry, else the env list it belongs in (the model's anchor), else the component."""
     entry = component.main.env_var(name)
     if entry is not None:
         return entry.path
-    return existing_path(component.obj, component.main.path, component.path)
+    return existing_path(component.obj, component.main.env_path(name), component.main.path, component.path)
 
 
 def _is_fastvideo(flags: Flags, container: Container, module: str | None) -> bool:

@@ -34,8 +34,7 @@ def _nim_containers(model: Model):
 
 
 def _where(container: Container, name: str) -> tuple:
-    entry = container.env_var(name)
-    return entry.path if entry else container.path
+    return container.env_path(name)
 
 
 @rule(

@@ -80,7 +80,7 @@ def streaming_worker_env(model: Model):
                 value = env_text(main, name)
                 entry = main.env_var(name)
                 if value is None or value.lower() not in wanted:
-                    path = entry.path if entry else main.path
+                    path = main.env_path(name)
                     shown = "unset" if entry is None else repr(value)
                     yield Hit(graph.obj, path, f"{worker.label}: {name} is {shown}; a streaming worker needs "
                                                f"{name}={wanted[0]}")
@@ -111,7 +111,7 @@ def streaming_endpoint_mismatch(model: Model):
             if value == expected:
                 continue
             shown = "does not set it" if entry is None else f"sets {value!r}"
-            yield Hit(graph.obj, entry.path if entry else part.main.path,
+            yield Hit(graph.obj, part.main.env_path(ENDPOINT),
                       f"{part.label} {shown}, but {reference.name} uses {ENDPOINT}={expected!r}",
                       related=[graph.obj.location(where.path, f"{reference.name}'s {ENDPOINT}")])
 
@@ -194,10 +194,8 @@ def streaming_timeout_mismatch(model: Model):
             for worker in nim_workers(graph):
                 value = env_text(worker.main, TIMEOUT) or DEFAULT_STREAMING_REQUEST_TIMEOUT
                 if value != expected:
-                    entry = worker.main.env_var(TIMEOUT)
-                    fentry = frontend.main.env_var(TIMEOUT)
-                    yield Hit(graph.obj, entry.path if entry else worker.main.path,
+                    yield Hit(graph.obj, worker.main.env_path(TIMEOUT),
                               f"{worker.label} times out streaming requests after {value}s but "
                               f"{frontend.name} after {expected}s",
-                              related=[graph.obj.location(fentry.path if fentry else frontend.main.path,
+                              related=[graph.obj.location(frontend.main.env_path(TIMEOUT),
                                                           f"{frontend.name}'s {TIMEOUT}")])
