@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dgdlint.plan import format_bytes, format_cores, parse_quantity, quantity_bytes
+from dgdlint.quantity import canonical_quantity, format_bytes, format_cores, is_quantity, parse_quantity, quantity_bytes
 
 GI = 2**30
 
@@ -79,3 +79,11 @@ def test_cores_print_as_a_plain_decimal(cores, text):
 @given(st.integers(min_value=0, max_value=2**70))
 def test_printed_bytes_parse_back_to_the_same_count(count):
     assert quantity_bytes(format_bytes(count)) == count
+
+
+def test_one_parser_serves_the_admission_rule_and_diff():
+    assert is_quantity("96Gi") and is_quantity("500m") and is_quantity("1e3")
+    assert not is_quantity("96 GB") and not is_quantity("96gi") and not is_quantity(None)
+    assert canonical_quantity("1") == canonical_quantity("1000m") == "1"
+    assert canonical_quantity("96Gi") == str(96 * 2**30)
+    assert canonical_quantity(" lots ") == "lots"

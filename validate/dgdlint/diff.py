@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from dgdlint.cosmos import (
     cache_mounts,
@@ -25,6 +23,7 @@ from dgdlint.cosmos import (
 from dgdlint.findings import Finding, Location
 from dgdlint.load import LoadResult, format_path
 from dgdlint.model import DGD_KIND, DYNAMO_GROUP, Component, Container, Graph, KObject, Model, as_str
+from dgdlint.quantity import canonical_quantity
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 PVC_KIND = "PersistentVolumeClaim"
@@ -131,23 +130,9 @@ def _finding(rule: str, obj: KObject, path: tuple, message: str, related: list[L
 # ---------------------------------------------------------------------------------------------
 # Normalization: what a pod runs, as comparable text, whatever the DGD's shape.
 
-_QUANTITY = re.compile(r"([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:[eE]([+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?")
-_SUFFIXES = {"": 1, "n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "k": 10**3,
-             "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18, "Ki": 2**10, "Mi": 2**20,
-             "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-
-
 def quantity(text: str | None) -> str:
     """A Kubernetes quantity as an exact number, so `1`, `"1"` and `1000m` compare equal."""
-    if text is None:
-        return ""
-    match = _QUANTITY.fullmatch(text.strip())
-    if not match or (match.group(2) and abs(int(match.group(2))) > 40):  # no real quantity; keep it cheap
-        return text.strip()
-    number = Fraction(match.group(1))
-    if match.group(2):
-        number *= Fraction(10) ** int(match.group(2))
-    return str(number * _SUFFIXES[match.group(3) or ""])
+    return canonical_quantity(text)
 
 
 def _canonical(value: object) -> str:

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, Decimal, InvalidOperation
+from decimal import ROUND_CEILING, Decimal
 
 from dgdlint.findings import Finding
 from dgdlint.model import (
@@ -41,69 +40,12 @@ from dgdlint.model import (
     as_map,
     as_str,
 )
+from dgdlint.quantity import format_bytes, format_cores, parse_quantity, quantity_bytes
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 STREAMING_ENDPOINT = "NIM_DYNAMO_STREAMING_ENDPOINT"
 OPERATOR_SHARED_MEMORY = "8Gi"  # what the Dynamo operator mounts at /dev/shm when a component sets nothing
 DASH = "-"
-
-# ---------------------------------------------------------------------------------------------
-# Quantities, as Kubernetes writes them: a decimal number and a suffix (binary Ki..Ei, decimal n..E,
-# or an exponent e/E).
-
-_BINARY_SUFFIXES = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-_DECIMAL_SUFFIXES = {"n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1),
-                     "k": Decimal(10**3), "M": Decimal(10**6), "G": Decimal(10**9), "T": Decimal(10**12),
-                     "P": Decimal(10**15), "E": Decimal(10**18)}
-_QUANTITY = re.compile(r"^(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+))"
-                       r"(?:[eE](?P<exponent>[+-]?\d+)|(?P<suffix>[KMGTPE]i|[numkMGTPE])?)$")
-
-
-def parse_quantity(text: object) -> Decimal | None:
-    """`"100m"` -> 0.1, `"96Gi"` -> 103079215104, `"1e3"` -> 1000; None when it is not a quantity."""
-    text = as_str(text)
-    match = _QUANTITY.match(text.strip()) if text is not None else None
-    if match is None:
-        return None
-    try:
-        number = Decimal(match.group("number"))
-    except InvalidOperation:  # pragma: no cover - the pattern admits only decimal numbers
-        return None
-    if match.group("exponent") is not None:
-        exponent = int(match.group("exponent"))
-        if abs(exponent) > 60:  # far beyond any real resource; keeps Decimal arithmetic bounded
-            return None
-        return number.scaleb(exponent)
-    suffix = match.group("suffix") or ""
-    if suffix in _BINARY_SUFFIXES:
-        return number * _BINARY_SUFFIXES[suffix]
-    return number * _DECIMAL_SUFFIXES[suffix]
-
-
-def quantity_bytes(text: object) -> int | None:
-    """A memory or storage quantity in whole bytes (rounded up, as Kubernetes rounds a fraction of a byte)."""
-    value = parse_quantity(text)
-    return int(value.to_integral_value(rounding=ROUND_CEILING)) if value is not None else None
-
-
-def format_bytes(count: int) -> str:
-    """Bytes in the shortest exact Kubernetes form: 103079215104 -> `96Gi`, 2000 -> `2k`, 1500 -> `1500`."""
-    if count == 0:
-        return "0"
-    for suffix, factor in reversed(_BINARY_SUFFIXES.items()):
-        if count % factor == 0:
-            return f"{count // factor}{suffix}"
-    for suffix in ("E", "P", "T", "G", "M", "k"):
-        factor = int(_DECIMAL_SUFFIXES[suffix])
-        if count % factor == 0:
-            return f"{count // factor}{suffix}"
-    return str(count)
-
-
-def format_cores(cores: Decimal) -> str:
-    """CPU cores as a plain decimal: 16, 0.1, 38.1."""
-    return f"{cores.normalize():f}"
-
 
 # ---------------------------------------------------------------------------------------------
 # What one pod asks for.

@@ -4,13 +4,10 @@ framework, names within Grove's budget."""
 
 from __future__ import annotations
 
-import re
-
 from dgdlint.model import Model, as_map, as_str
+from dgdlint.quantity import is_quantity
 from dgdlint.rules.registry import Hit, rule
 
-# Kubernetes resource.Quantity: a signed decimal (or exponent) with an optional binary/decimal suffix.
-_QUANTITY = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|[KMGTPE]i|[numkMGTPE])?$")
 BACKEND_FRAMEWORKS = ("vllm", "sglang", "trtllm")
 GROVE_NAME_BUDGET = 45
 
@@ -55,7 +52,7 @@ def _quantities(model: Model):
 def resource_quantity_invalid(model: Model):
     for obj, component, path, value in _quantities(model):
         text = as_str(value)
-        if text is None or not _QUANTITY.match(text.strip()):
+        if text is None or not is_quantity(text):
             yield Hit(obj, path, f"{component.label}: {path[-1]} {text!r} is not a Kubernetes quantity and "
                                  "would be dropped")
 
