@@ -88,6 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import gc
+
+    # Manifests are trees (aliases are shared, recursive ones refused): no reference cycles to collect, and
+    # the collector's full passes over a growing heap would make large inputs superlinear.
+    gc.disable()
     try:
         return _main(argv)
     except KeyboardInterrupt:
@@ -99,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # never a traceback for users
         print(f"dgdlint: internal error ({type(error).__name__}: {error}); please report it", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        gc.enable()
 
 
 # Commands whose module owns its own arguments: `dgdlint NAME ...` runs dgdlint.NAME.main(args).
