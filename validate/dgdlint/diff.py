@@ -8,7 +8,6 @@ reported together, with check's formats and exit codes."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import dataclass, field
 
@@ -22,7 +21,7 @@ from dgdlint.cosmos import (
 )
 from dgdlint.findings import Finding, Location
 from dgdlint.load import LoadResult, format_path
-from dgdlint.model import DGD_KIND, DYNAMO_GROUP, Component, Container, Graph, KObject, Model, as_str
+from dgdlint.model import DGD_KIND, DYNAMO_GROUP, Component, Container, Graph, KObject, Model, as_str, canonical_json
 from dgdlint.quantity import canonical_quantity
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -135,15 +134,11 @@ def quantity(text: str | None) -> str:
     return canonical_quantity(text)
 
 
-def _canonical(value: object) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
-
-
 def effective_env(container: Container) -> dict[str, tuple[str, tuple]]:
     """Name -> (value, path) as the container gets it: later entries win, references shown as such."""
     env: dict[str, tuple[str, tuple]] = {}
     for entry in container.env:
-        value = (entry.value or "") if entry.is_literal else "from " + _canonical(entry.value_from)
+        value = (entry.value or "") if entry.is_literal else "from " + canonical_json(entry.value_from)
         env[entry.name] = (value, entry.path)
     return env
 
@@ -161,7 +156,7 @@ def _resources(container: Container) -> dict[str, tuple[str, tuple]]:
 
 def _container_view(view: dict, prefix: str, container: Container) -> None:
     view[prefix + "image"] = (container.image or "", container.image_path)
-    view[prefix + "command"] = (_canonical(container.command_line), container.path + ("command",))
+    view[prefix + "command"] = (canonical_json(container.command_line), container.path + ("command",))
     view[prefix + "workingDir"] = (container.working_dir or "", container.path + ("workingDir",))
     for name, entry in effective_env(container).items():
         view[f"{prefix}env {name}"] = entry
@@ -169,7 +164,7 @@ def _container_view(view: dict, prefix: str, container: Container) -> None:
         view[f"{prefix}resources {name}"] = entry
     for mount in container.mounts:
         target = mount.claim or f"volume {mount.volume}"
-        view[f"{prefix}mount {mount.mount_path}"] = (_canonical([target, mount.sub_path]), mount.path)
+        view[f"{prefix}mount {mount.mount_path}"] = (canonical_json([target, mount.sub_path]), mount.path)
 
 
 # Pod-spec keys compared through the containers and mounts instead (their shape differs between APIs).
@@ -188,7 +183,7 @@ def worker_view(component: Component) -> dict[str, tuple[str, tuple]]:
     view["shared memory"] = (quantity(component.shared_memory), component.shared_memory_path)
     for key, value in component.pod.spec.items():
         if key not in _POD_KEYS_COMPARED_ELSEWHERE:
-            view[f"pod {key}"] = (_canonical(value), component.pod.field_path(key))
+            view[f"pod {key}"] = (canonical_json(value), component.pod.field_path(key))
     return view
 
 
@@ -401,8 +396,9 @@ def _download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
         for job, container in new_jobs:
             fetched = model_identity(container)
             previous_job = run.old_job(job.obj)
+            template = ("spec", "template")
             unchanged = previous_job is not None and \
-                _canonical(previous_job.obj.get(("spec", "template"))) == _canonical(job.obj.get(("spec", "template")))
+                canonical_json(previous_job.obj.get(template)) == canonical_json(job.obj.get(template))
             stale = [name for name in changed if fetched[name][0] != after[name][0]]
             for name in stale:
                 got = fetched[name][0]

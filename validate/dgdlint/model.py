@@ -191,6 +191,16 @@ def _is_gpu_resource(resource: str) -> bool:
     return resource.endswith("/gpu") or "/mig-" in resource or resource.startswith("gpu.")
 
 
+def canonical_json(value: object, unordered: bool = False) -> str:
+    """Comparable text of a manifest value (keys sorted); `unordered` for lists whose order means nothing,
+    such as tolerations."""
+    import json
+
+    if unordered and isinstance(value, list):
+        return json.dumps(sorted(json.dumps(item, sort_keys=True, default=str) for item in value))
+    return json.dumps(value, sort_keys=True, default=str)
+
+
 def parse_count(quantity: str | None) -> int:
     try:
         return int(float(quantity)) if quantity is not None else 0

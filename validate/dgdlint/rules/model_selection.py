@@ -3,8 +3,6 @@ support matrix and with each other, in the workers and in the download Job; Edge
 
 from __future__ import annotations
 
-import json
-
 from dgdlint.cosmos import (
     download_jobs,
     env_text,
@@ -14,7 +12,7 @@ from dgdlint.cosmos import (
     parse_tags_selector,
     support_matrix,
 )
-from dgdlint.model import Container, Model
+from dgdlint.model import Container, Model, canonical_json
 from dgdlint.rules.registry import Hit, rule
 
 
@@ -198,13 +196,6 @@ def download_job_model_mismatch(model: Model):
                               related=[job.obj.location(_where(container, name), f"{job.label}'s {name}")])
 
 
-def _canonical(value: object, unordered: bool = False) -> str:
-    """Comparable text of a pod setting; `unordered` for lists whose order means nothing (tolerations)."""
-    if unordered and isinstance(value, list):
-        return json.dumps(sorted(json.dumps(item, sort_keys=True, default=str) for item in value))
-    return json.dumps(value, sort_keys=True, default=str)
-
-
 @rule(
     name="download-job-gpu-selectors", code="DGD307", severity="error", family="model",
     title="The download Job lands on the same GPUs as the workers",
@@ -225,7 +216,7 @@ def download_job_gpu_selectors(model: Model):
                 wanted = worker.pod.spec.get(field_name) or None
                 got = job.pod.spec.get(field_name) or None
                 unordered = field_name == "tolerations"
-                if _canonical(wanted, unordered) != _canonical(got, unordered):
+                if canonical_json(wanted, unordered) != canonical_json(got, unordered):
                     yield Hit(graph.obj, worker.pod.field_path(field_name),
                               f"{worker.label} and {job.label} differ in {field_name}",
                               related=[job.obj.location(job.pod.field_path(field_name), f"{job.label}'s {field_name}")])
