@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from dgdlint.diff import DIFF_RULES, main
+from dgdlint.cli import main
+from dgdlint.rules.catalogue import DIFF_RULES
 
 HERE = Path(__file__).parent / "cases"
 CASES = sorted(p for p in HERE.glob("*/*") if p.is_dir())
@@ -37,7 +38,7 @@ def expected_findings(case: Path) -> set[tuple]:
 
 
 def run_case(case: Path, capsys) -> tuple[int, list[dict]]:
-    code = main([str(case / "old.yaml"), str(case / "new.yaml"), "--format", "json"])
+    code = main(["diff", str(case / "old.yaml"), str(case / "new.yaml"), "--format", "json"])
     return code, json.loads(capsys.readouterr().out)["findings"]
 
 

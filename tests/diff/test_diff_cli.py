@@ -23,7 +23,7 @@ STALE_JOB = CASES / "diff-download-not-rerun" / "precision-changed-job-unchanged
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
-    code = diff.main([str(a) for a in argv])
+    code = cli.main(["diff", *(str(a) for a in argv)])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 

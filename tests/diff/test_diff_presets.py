@@ -13,8 +13,9 @@ import sys
 
 import pytest
 
+from dgdlint.cli import main
 from dgdlint.cosmos import support_matrix
-from dgdlint.diff import compare, main
+from dgdlint.diff import compare
 from dgdlint.engine import check_loaded
 from dgdlint.load import LoadResult, load_text
 from dgdlint.model import build_model
@@ -136,7 +137,7 @@ def test_reusing_an_existing_claim_drops_the_chart_s_own():
 
 
 def test_the_chart_options_render_both_sides(capsys):
-    code = main(["--chart", str(CHART), "--old-values", preset("nano-fp8"), "--new-values",
+    code = main(["diff", "--chart", str(CHART), "--old-values", preset("nano-fp8"), "--new-values",
                  preset("nano-fp8-streaming"), "--engine", "sdk", "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0
@@ -154,7 +155,7 @@ def test_the_old_side_can_be_a_helm_get_manifest_stream(capsys, tmp_path):
     assert stream.startswith("---\n# Source: cosmos3-reasoner/templates/")
     release = tmp_path / "release.yaml"
     release.write_text(stream)
-    code = main([str(release), "--chart", str(CHART), "--new-values", preset("nano-fp8"), "--engine", "sdk",
+    code = main(["diff", str(release), "--chart", str(CHART), "--new-values", preset("nano-fp8"), "--engine", "sdk",
                  "--format", "json"])
     findings = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["severity"] != "info"]
     assert code == 0
@@ -167,7 +168,7 @@ def test_the_old_side_can_be_a_helm_get_manifest_stream(capsys, tmp_path):
 def test_the_release_manifest_can_come_from_stdin(capsys, monkeypatch):
     stream = release_manifest(preset("nano-fp8"))
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stream.encode())))
-    code = main(["-", "--chart", str(CHART), "--new-values", preset("nano-fp8-streaming"), "--engine", "sdk",
+    code = main(["diff", "-", "--chart", str(CHART), "--new-values", preset("nano-fp8-streaming"), "--engine", "sdk",
                  "--format", "json"])
     findings = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["severity"] != "info"]
     assert code == 0
@@ -179,7 +180,7 @@ def test_the_new_side_can_be_a_file_against_a_rendered_old_side(capsys, tmp_path
     edited = tmp_path / "edited.yaml"
     stream = release_manifest(preset("nano-fp8"))
     edited.write_text(stream.replace("backendFramework: vllm", "backendFramework: sglang"))
-    code = main([str(edited), "--chart", str(CHART), "--old-values", preset("nano-fp8"), "--engine", "sdk",
+    code = main(["diff", str(edited), "--chart", str(CHART), "--old-values", preset("nano-fp8"), "--engine", "sdk",
                  "--format", "json"])
     findings = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["severity"] != "info"]
     assert code == 1

@@ -10,8 +10,7 @@ import pytest
 
 from dgdlint.cosmos import support_matrix
 from dgdlint.engine import check_texts
-from dgdlint.model import PodSettings
-from dgdlint.rules.gpu_fit import (
+from dgdlint.gpu import (
     capability_tuple,
     compute_floor,
     lookup_product,
@@ -19,6 +18,7 @@ from dgdlint.rules.gpu_fit import (
     product_table,
     selected_products,
 )
+from dgdlint.model import PodSettings
 from refdata import ROOT
 
 TABLE = product_table()

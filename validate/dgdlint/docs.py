@@ -9,42 +9,8 @@ from __future__ import annotations
 import importlib.resources
 import json
 
-from dgdlint.rules import REGISTRY, Rule
-
-# Findings that do not come from a rule of the registry, documented with it.
-STAGE_FINDINGS = {
-    "yaml-syntax": ("parse", "error", "The file is not valid YAML (the message names the problem and position)."),
-    "yaml-duplicate-key": ("parse", "error", "A mapping repeats a key; the API server rejects it."),
-    "yaml-encoding": ("parse", "error", "The file is not UTF-8 text (binary, or invalid bytes)."),
-    "yaml-limits": ("parse", "error", "The document exceeds a safety bound (size, depth, alias expansion)."),
-    "file-unreadable": ("parse", "error", "The file cannot be read."),
-    "not-an-object": ("parse", "error", "A document is not a Kubernetes object (a list, a scalar, or no kind)."),
-    "helm-render": ("parse", "error", "The chart did not render with the given values."),
-    "crd-schema": ("schema", "error", "A custom resource violates the schema of its CRD version."),
-    "kubernetes-schema": ("schema", "error", "A built-in object violates Kubernetes' schema."),
-    "crd-version-unknown": ("schema", "error", "The apiVersion is not a version of the given CRD."),
-    "crd-version-not-served": ("schema", "error", "The CRD does not serve this apiVersion."),
-    "schema-skipped": ("schema", "info", "No CRD was given: custom resources were not schema-checked."),
-    "schema-unavailable": ("schema", "info", "No schema is at hand for this kind: skipped."),
-    "internal-error": ("rule", "error", "A rule failed on this input (a dgdlint bug); its findings are missing."),
-    "ignore-annotation-without-reason": ("rule", "warning",
-                                         "An ignore annotation without a reason: it suppresses nothing."),
-    "ignore-annotation-unknown-rule": ("rule", "warning", "A `dgdlint/ignore-<rule>` annotation names no rule."),
-}
-
-
-def all_rules() -> list[Rule]:
-    """The check rules of the registry, then the rules of `dgdlint diff` (same fields)."""
-    from dgdlint.diff import DIFF_RULES
-
-    return [*REGISTRY.values(), *DIFF_RULES.values()]
-
-
-def find_rule(name: str) -> Rule | None:
-    for rule_ in all_rules():
-        if name in (rule_.name, rule_.code):
-            return rule_
-    return None
+from dgdlint.rules import Rule
+from dgdlint.rules.catalogue import STAGE_FINDINGS, all_rules, find_rule
 
 
 def examples(rule_name: str) -> tuple[str, str] | None:

@@ -33,7 +33,7 @@ def apply_policy(result: CheckResult, config=None, annotations: bool = True, bas
     """Suppression annotations (which add findings of their own about bad annotations), then the configuration
     (selection, severities, fail-on: it can act on those too), then the baseline."""
     from dgdlint import policy
-    from dgdlint.docs import all_rules
+    from dgdlint.rules.catalogue import all_rules
 
     if annotations:
         known = {rule.name for rule in all_rules()}

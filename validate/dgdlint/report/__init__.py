@@ -1,4 +1,5 @@
-"""Output formats: each module turns a CheckResult into text. FORMATS maps format names to them."""
+"""Output formats: each module turns a CheckResult (or, for plan_*, a Plan) into text. FORMATS and PLAN_FORMATS
+map format names to them."""
 
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ def render(name: str, result: CheckResult, **options) -> str:
 
 
 FORMATS = {name: (lambda result, _name=name, **options: render(_name, result, **options)) for name in _MODULES}
+
+# `dgdlint plan`'s formats: each module's render(plan) -> str.
+_PLAN_MODULES = {"text": "dgdlint.report.plan_text", "markdown": "dgdlint.report.plan_markdown",
+                 "json": "dgdlint.report.plan_json"}
+PLAN_FORMATS = {name: (lambda plan, _module=module: importlib.import_module(_module).render(plan))
+                for name, module in _PLAN_MODULES.items()}
 
 
 def summary(result: CheckResult) -> dict:

@@ -35,7 +35,7 @@ def _location(file: str, line: int, column: int, path: str) -> dict:
 
 
 def _rules(result: CheckResult) -> list[dict]:
-    from dgdlint.docs import STAGE_FINDINGS, all_rules
+    from dgdlint.rules.catalogue import STAGE_FINDINGS, all_rules
 
     descriptors = []
     known = set()

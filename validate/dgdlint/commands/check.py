@@ -1,0 +1,52 @@
+"""`dgdlint check`: the schema stage and the rules over manifests or a chart render, in every format."""
+
+from __future__ import annotations
+
+from dgdlint.commands import inputs, options, outcome
+
+NAME = "check"
+HELP = "check manifests (files, directories, - for stdin, or a chart)"
+EXAMPLE = """dgdlint check examples/vllm-video-understanding.v1beta1.yaml
+dgdlint check --chart charts/cosmos3-reasoner -f values/nano-fp8.yaml --format sarif=dgdlint.sarif"""
+
+
+def add_arguments(parser) -> None:
+    options.add_paths_argument(parser)
+    options.add_render_options(parser)
+    options.add_namespace_option(parser)
+    options.add_crd_options(parser)
+    options.add_report_options(parser)
+    options.add_policy_options(parser)
+
+
+def run(args) -> int:
+    from dgdlint.engine import CheckResult, check_loaded
+    from dgdlint.model import build_model
+
+    options.outputs(args)  # a usage error before any work
+    decisions = outcome.read_policy(args)
+    schema_stage = schema_stage_for(args)
+    loaded_inputs = inputs.load_inputs(args, decisions.config)
+    loaded = loaded_inputs.loaded
+    if loaded_inputs.nothing_rendered:
+        model = build_model(loaded, args.namespace)
+        result = CheckResult(sorted(loaded.findings + loaded_inputs.render_findings, key=lambda f: f.sort_key()),
+                             model, list(loaded.files) or [args.chart], schema_skipped=not schema_stage.has_crds)
+    else:
+        result = check_loaded(loaded, schema_stage, args.namespace)
+        result.findings += loaded_inputs.render_findings
+    outcome.apply(result, decisions)
+    return outcome.report(args, outcome.render_findings(result, args), result.failed)
+
+
+def schema_stage_for(args, optional: bool = False):
+    """The schema stage of --crd (or DGDLINT_CRD); None when `optional` and no CRD is given."""
+    from dgdlint.schema import CrdError, SchemaStage, crd_sources_from_env
+
+    sources = args.crd or crd_sources_from_env()
+    if optional and not sources:
+        return None
+    try:
+        return SchemaStage(sources, getattr(args, "kubernetes_version", None))
+    except CrdError as error:
+        raise options.UsageProblem(str(error)) from None

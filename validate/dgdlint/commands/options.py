@@ -1,0 +1,124 @@
+"""The options commands share, so that every command spells them, documents them and reads them alike:
+chart rendering, the namespace, CRDs, report formats (`--format FMT[=FILE]`, repeatable) and the policy
+(configuration, annotations, baseline, --fail-on)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+CHECK_FORMATS = ("text", "json", "sarif", "junit", "github")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with dgdlint's usage errors: the usage line, `PROG: error: MESSAGE`, exit 2."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+class UsageProblem(Exception):
+    """Arguments that parse but do not go together (exit 2, the message printed as is)."""
+
+
+def usage(message: str, command: str = "") -> int:
+    print(f"dgdlint{' ' + command if command else ''}: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def add_render_options(parser: argparse.ArgumentParser, values_files: bool = True, title: str | None = None):
+    """The chart-rendering options; returns the argument group (a command may add its own values options)."""
+    group = parser.add_argument_group(title or "rendering a chart (the real Helm engine)")
+    group.add_argument("--chart", metavar="CHART", help="render this chart first: a directory or a packaged .tgz")
+    if values_files:
+        group.add_argument("-f", "--values", metavar="FILE", action="append", default=[],
+                           help="values file (repeatable, later wins)")
+    group.add_argument("--set", dest="set_values", metavar="K=V", action="append", default=[],
+                       help="set a value, as helm --set (repeatable)")
+    group.add_argument("--set-string", dest="set_string_values", metavar="K=V", action="append", default=[],
+                       help="set a string value, as helm --set-string (repeatable)")
+    group.add_argument("--release", default="cosmos3-reasoner", help="release name (default: %(default)s)")
+    group.add_argument("--engine", choices=("auto", "binary", "sdk"), default="auto",
+                       help="helm binary when on PATH (auto), or force one engine")
+    return group
+
+
+def add_namespace_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--namespace", default="default",
+                        help="namespace of objects that name none, and of the render (default: %(default)s)")
+
+
+def add_paths_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="YAML/JSON files, directories (recursive), - for stdin, or a chart")
+
+
+def add_crd_options(parser: argparse.ArgumentParser, what: str = "") -> None:
+    parser.add_argument("--crd", metavar="PATH_OR_URL", action="append", default=[],
+                        help=f"CRD file, directory, http(s) URL, or `cluster`{what} (repeatable; env DGDLINT_CRD)")
+    parser.add_argument("--kubernetes-version", metavar="X.Y", help="Kubernetes version of the built-in schemas")
+
+
+def add_report_options(parser: argparse.ArgumentParser, formats: tuple[str, ...] = CHECK_FORMATS,
+                       default: str = "text", show_fix: bool = True) -> None:
+    """--format FMT[=FILE] (repeatable), --output FILE, and --show-fix for the findings' text format."""
+    parser.set_defaults(format_choices=formats, default_format=default)
+    parser.add_argument("--format", metavar="FMT[=FILE]", action="append", type=_format_choice(formats),
+                        help=f"{', '.join(formats)}; repeatable, FMT=FILE writes to a file (default: {default}"
+                             + ("; github under GitHub Actions)" if "github" in formats else ")"))
+    parser.add_argument("--output", metavar="FILE", help="write the (one) report to FILE instead of stdout")
+    if show_fix:
+        parser.add_argument("--show-fix", action="store_true", help="text: print each finding's remediation")
+
+
+def add_policy_options(parser: argparse.ArgumentParser, write_baseline: bool = True) -> None:
+    group = parser.add_argument_group("policy")
+    group.add_argument("--config", metavar="FILE",
+                       help="configuration file (default: .dgdlint.yaml or [tool.dgdlint] in pyproject.toml)")
+    group.add_argument("--fail-on", choices=("error", "warning"), help="exit 1 on errors (default) or on warnings too")
+    group.add_argument("--no-ignore-annotations", action="store_true",
+                       help="ignore dgdlint/ignore-<rule> annotations (strict CI)")
+    group.add_argument("--baseline", metavar="FILE", help="report only findings not in this baseline")
+    if write_baseline:
+        group.add_argument("--write-baseline", metavar="FILE", help="write the current findings as a baseline")
+
+
+def _format_choice(formats: tuple[str, ...]):
+    def check(text: str) -> str:
+        name = text.partition("=")[0]
+        if name not in formats:
+            raise argparse.ArgumentTypeError(f"invalid choice: {name!r} (choose from {', '.join(formats)})")
+        return text
+
+    return check
+
+
+def outputs(args) -> list[tuple[str, str | None]]:
+    """(format, file or None for stdout) for each --format FMT[=FILE]; GitHub annotations under Actions."""
+    default = args.default_format
+    if "github" in args.format_choices and os.environ.get("GITHUB_ACTIONS") == "true":
+        default = "github"
+    result = []
+    for item in args.format or [default]:
+        name, _, target = item.partition("=")
+        result.append((name, target or None))
+    if args.output:
+        if len(result) != 1 or result[0][1]:
+            raise UsageProblem("--output goes with one --format; use --format FMT=FILE for several")
+        result = [(result[0][0], args.output)]
+    if sum(1 for _, target in result if target is None) > 1:
+        raise UsageProblem("only one format can go to stdout; give the others a file: --format json=FILE")
+    return result
+
+
+def set_keys(args) -> list[str]:
+    """The dotted keys given with --set/--set-string (`a.b=1,c=2` -> a.b, c)."""
+    keys = []
+    for expression in [*getattr(args, "set_values", []), *getattr(args, "set_string_values", [])]:
+        for part in expression.split(","):
+            if "=" in part:
+                keys.append(part.split("=", 1)[0].strip())
+    return keys

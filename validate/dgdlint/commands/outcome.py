@@ -1,0 +1,79 @@
+"""The one policy path of every command that reports findings (check, diff, plan, and those to come):
+the configuration (rule selection, severities, exclusions, fail-on), the suppression annotations, the
+baseline (read, or written with --write-baseline), then the reports in each --format, then the exit code.
+
+    decisions = outcome.read_policy(args)          # before loading: the configuration's exclusions
+    ...                                             # load, check: a CheckResult
+    outcome.apply(result, decisions)
+    return outcome.report(args, lambda name: ..., result.failed)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dgdlint.commands.options import EXIT_FINDINGS, EXIT_OK, UsageProblem, outputs
+
+
+@dataclass
+class Policy:
+    config: object  # dgdlint.policy.Config
+    annotations: bool = True
+    baseline: set[str] | None = None
+    write_baseline: str | None = None
+
+
+def read_policy(args) -> Policy:
+    """The configuration (--config, else the one found from the working directory), --fail-on, the baseline."""
+    from dgdlint import policy
+    from dgdlint.rules.catalogue import known_names
+
+    try:
+        config = policy.load_config(getattr(args, "config", None))
+        policy.check_rule_names(config, known_names())
+        if getattr(args, "fail_on", None):
+            config.fail_on = args.fail_on
+        baseline_file = getattr(args, "baseline", None)
+        baseline = policy.load_baseline(baseline_file) if baseline_file else None
+    except policy.ConfigError as error:
+        raise UsageProblem(str(error)) from None
+    return Policy(config, annotations=not getattr(args, "no_ignore_annotations", False), baseline=baseline,
+                  write_baseline=getattr(args, "write_baseline", None))
+
+
+def apply(result, decisions: Policy) -> None:
+    """Write the baseline when asked (every finding before the policy), then apply the policy to `result`."""
+    from dgdlint import policy
+    from dgdlint.engine import apply_policy
+
+    if decisions.write_baseline:
+        try:
+            count = policy.write_baseline(decisions.write_baseline, result.findings)
+        except policy.ConfigError as error:
+            raise UsageProblem(str(error)) from None
+        print(f"dgdlint: wrote {count} finding(s) to the baseline {decisions.write_baseline}", file=sys.stderr)
+    apply_policy(result, decisions.config, annotations=decisions.annotations, baseline=decisions.baseline)
+
+
+def report(args, render: Callable[[str], str], failed: bool) -> int:
+    """Write `render(format)` for each --format FMT[=FILE]; the exit code."""
+    from dgdlint.report import write_report
+
+    for name, target in outputs(args):
+        problem = write_report(render(name), target)
+        if problem:
+            raise UsageProblem(problem)
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def render_findings(result, args) -> Callable[[str], str]:
+    """The findings' formats (text, json, sarif, junit, github) for `report`."""
+    from dgdlint.report import FORMATS
+
+    def render(name: str) -> str:
+        options = {"show_fix": getattr(args, "show_fix", False)} if name == "text" else {}
+        return FORMATS[name](result, **options)
+
+    return render

@@ -1,0 +1,37 @@
+"""`dgdlint diff`'s comparison: what applying a new set of objects over an old one will break.
+
+Both sides go through load and model; objects are paired by (group, kind, namespace, name) and compared
+through the normalized model only, so a v1alpha1 side and a v1beta1 side of one deployment compare by
+meaning, not by shape. The rules' metadata is in the catalogue (dgdlint.rules.catalogue.DIFF_RULES);
+the command line in dgdlint.commands.diff."""
+
+from __future__ import annotations
+
+from dgdlint.cosmos import is_cosmos_graph
+from dgdlint.diff.cache import cache_claim_changed, download_not_rerun, dropped
+from dgdlint.diff.comparison import Comparison, index_by_key, object_key
+from dgdlint.diff.deployment import immutable_fields, sessions_lost
+from dgdlint.diff.views import quantity, worker_view
+from dgdlint.findings import Finding
+from dgdlint.model import Model
+from dgdlint.rules.catalogue import DIFF_RULES
+
+__all__ = ["DIFF_RULES", "compare", "quantity", "worker_view"]
+
+
+def compare(old: Model, new: Model) -> list[Finding]:
+    """The diff findings of applying `new` over `old`, in one pass over each side's objects."""
+    run = Comparison(old, new)
+    old_index, new_index = index_by_key(old), index_by_key(new)
+    new_graphs = {object_key(g.obj): g for g in new.graphs}
+    for old_graph in {object_key(g.obj): g for g in old.graphs}.values():
+        new_graph = new_graphs.get(object_key(old_graph.obj))
+        if new_graph is None:
+            continue
+        immutable_fields(run, old_graph, new_graph)
+        if is_cosmos_graph(old_graph) or is_cosmos_graph(new_graph):
+            sessions_lost(run, old_graph, new_graph)
+            download_not_rerun(run, old_graph, new_graph)
+            cache_claim_changed(run, old_graph, new_graph)
+    dropped(run, old_index, new_index)
+    return run.findings

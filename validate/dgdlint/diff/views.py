@@ -1,0 +1,102 @@
+"""What a pod runs, as comparable text, whatever the DGD's shape: the normalization `dgdlint diff` compares
+two sides through (env as the container gets it, quantities as exact numbers, pod settings as JSON)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dgdlint.cosmos import env_text
+from dgdlint.model import Component, Container, canonical_json
+from dgdlint.quantity import canonical_quantity
+
+
+def quantity(text: str | None) -> str:
+    """A Kubernetes quantity as an exact number, so `1`, `"1"` and `1000m` compare equal."""
+    return canonical_quantity(text)
+
+
+def effective_env(container: Container) -> dict[str, tuple[str, tuple]]:
+    """Name -> (value, path) as the container gets it: later entries win, references shown as such."""
+    env: dict[str, tuple[str, tuple]] = {}
+    for entry in container.env:
+        value = (entry.value or "") if entry.is_literal else "from " + canonical_json(entry.value_from)
+        env[entry.name] = (value, entry.path)
+    return env
+
+
+def _resources(container: Container) -> dict[str, tuple[str, tuple]]:
+    """Requests and limits by resource; a missing request defaults to the limit, as the API server does."""
+    out = {}
+    for resource, (text, path) in container.limits.items():
+        out[f"limits {resource}"] = (quantity(text), path)
+        out[f"requests {resource}"] = (quantity(text), path)
+    for resource, (text, path) in container.requests.items():
+        out[f"requests {resource}"] = (quantity(text), path)
+    return out
+
+
+def _container_view(view: dict, prefix: str, container: Container) -> None:
+    view[prefix + "image"] = (container.image or "", container.image_path)
+    view[prefix + "command"] = (canonical_json(container.command_line), container.path + ("command",))
+    view[prefix + "workingDir"] = (container.working_dir or "", container.path + ("workingDir",))
+    for name, entry in effective_env(container).items():
+        view[f"{prefix}env {name}"] = entry
+    for name, entry in _resources(container).items():
+        view[f"{prefix}resources {name}"] = entry
+    for mount in container.mounts:
+        target = mount.claim or f"volume {mount.volume}"
+        view[f"{prefix}mount {mount.mount_path}"] = (canonical_json([target, mount.sub_path]), mount.path)
+
+
+# Pod-spec keys compared through the containers and mounts instead (their shape differs between APIs).
+_POD_KEYS_COMPARED_ELSEWHERE = {"containers", "initContainers", "mainContainer", "volumes"}
+
+
+def worker_view(component: Component) -> dict[str, tuple[str, tuple]]:
+    """Everything that, changed, makes the operator replace a component's pods: aspect -> (value, path).
+    Replicas and node count are left out: they scale or are immutable, they do not replace pods."""
+    view: dict[str, tuple[str, tuple]] = {}
+    _container_view(view, "", component.main)
+    for container in component.init_containers:
+        _container_view(view, f"init container {container.name}: ", container)
+    for container in component.sidecars:
+        _container_view(view, f"container {container.name}: ", container)
+    view["shared memory"] = (quantity(component.shared_memory), component.shared_memory_path)
+    for key, value in component.pod.spec.items():
+        if key not in _POD_KEYS_COMPARED_ELSEWHERE:
+            view[f"pod {key}"] = (canonical_json(value), component.pod.field_path(key))
+    return view
+
+
+@dataclass
+class Change:
+    aspect: str
+    new_path: tuple
+    old_path: tuple
+
+
+def view_changes(old: dict, new: dict, old_default: tuple, new_default: tuple) -> list[Change]:
+    changes = []
+    for aspect in list(new) + [a for a in old if a not in new]:
+        before, after = old.get(aspect), new.get(aspect)
+        if (before[0] if before else None) != (after[0] if after else None):
+            changes.append(Change(aspect, after[1] if after else new_default, before[1] if before else old_default))
+    return changes
+
+
+def describe_changes(changes: list[Change], limit: int = 4) -> str:
+    names = [change.aspect for change in changes[:limit]]
+    more = len(changes) - limit
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
+
+
+MODEL_FIELDS = ("image", "NIM_MODEL_VARIANT", "NIM_PRECISION", "NIM_TAGS_SELECTOR")
+
+
+def model_identity(container: Container) -> dict[str, tuple[str | None, tuple]]:
+    """What a NIM container downloads or loads: image, variant, precision, tags selector (value, path)."""
+    out: dict[str, tuple[str | None, tuple]] = {"image": (container.image, container.image_path)}
+    for name in MODEL_FIELDS[1:]:
+        entry = container.env_var(name)
+        out[name] = (env_text(container, name), entry.path if entry else container.path)
+    return out
