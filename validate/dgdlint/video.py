@@ -6,11 +6,11 @@ declares it accepts (annotation `dgdlint/video-codecs`)."""
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 
+from dgdlint.command_line import Flags, Token, container_flags, split_script  # noqa: F401  (split_script: re-exported)
 from dgdlint.cosmos import image_tag, is_semver
-from dgdlint.model import Component, Container, Graph, KObject, Model, as_list, as_str, parse_count
+from dgdlint.model import Component, Container, Graph, KObject, Model, as_str, parse_count
 
 CODECS_ANNOTATION = "dgdlint/video-codecs"
 LLM_BACKENDS = ("vllm", "sglang", "trtllm")
@@ -30,7 +30,6 @@ _CODEC_SPELLINGS = {"h264": "h264", "avc": "h264", "avc1": "h264", "h265": "h265
 NO_VIDEO = "none"  # `dgdlint/video-codecs: none`: the graph takes no video (images only)
 
 _TRUE = ("1", "true", "yes", "on")
-_SHELLS = ("sh", "bash", "dash", "ash", "zsh", "ksh")
 # Worker flags that only make sense on a worker that receives media (vLLM/SGLang/TRT-LLM spellings).
 _MEDIA_FLAG_PREFIXES = ("--mm-", "--limit-mm-", "--enable-mm-", "--multimodal-", "--media-io-", "--video-")
 _MEDIA_FLAGS = ("--enable-multimodal", "--frontend-decoding")
@@ -40,166 +39,6 @@ _FASTVIDEO_MODULE = "dynamo.fastvideo"
 FASTVIDEO_FLAGS = ("--default-size", "--default-num-frames", "--default-num-inference-steps", "--max-video-width",
                    "--max-video-height", "--max-num-frames", "--max-num-inference-steps", "--attention-backend",
                    "--vsa-sparsity", "--tp-size", "--sp-size", "--workload", "--workload-type")
-
-
-# ---------------------------------------------------------------------------------------------
-# Command lines.
-
-
-@dataclass(frozen=True)
-class Token:
-    text: str
-    path: tuple  # the command/args element it came from
-
-
-@dataclass
-class Flags:
-    """The words a container is started with, shell scripts split as the shell would."""
-
-    tokens: list[Token]
-
-    def find(self, flag: str) -> Token | None:
-        """The last `--flag` or `--flag=value` token."""
-        found = None
-        for token in self.tokens:
-            if token.text == flag or token.text.startswith(flag + "="):
-                found = token
-        return found
-
-    def has(self, flag: str) -> bool:
-        token = self.find(flag)
-        return token is not None and (token.text == flag or token.text.split("=", 1)[1].lower() not in
-                                      ("false", "0", "no", "off"))
-
-    def value(self, flag: str) -> tuple[str | None, Token | None]:
-        """(value, token) of the last occurrence of `--flag value` or `--flag=value`."""
-        result: tuple[str | None, Token | None] = (None, None)
-        for index, token in enumerate(self.tokens):
-            if token.text.startswith(flag + "="):
-                result = (token.text.split("=", 1)[1], token)
-            elif token.text == flag:
-                following = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
-                if following is not None and not _is_flag(following.text):
-                    result = (following.text, token)
-                else:
-                    result = (None, token)
-        return result
-
-    def values(self, flag: str) -> list[str]:
-        """Every value given to a flag that takes a list (`--flag a b`, `--flag a,b`, `--flag=a`)."""
-        out: list[str] = []
-        for index, token in enumerate(self.tokens):
-            if token.text.startswith(flag + "="):
-                out += token.text.split("=", 1)[1].split(",")
-            elif token.text == flag:
-                for following in self.tokens[index + 1:]:
-                    if _is_flag(following.text) or following.text in (";", "&&", "||", "|", "&"):
-                        break
-                    out += following.text.split(",")
-        return [value.strip() for value in out if value.strip()]
-
-    def flags(self) -> list[Token]:
-        return [token for token in self.tokens if _is_flag(token.text)]
-
-    def module(self) -> tuple[str | None, Token | None]:
-        """The Python module run with `-m` (the last one, as in `python -m dynamo.frontend & python -m ...`
-        the worker comes last), preferring a `dynamo.*` module."""
-        modules = [(self.tokens[i + 1].text, self.tokens[i + 1]) for i, token in enumerate(self.tokens[:-1])
-                   if token.text == "-m"]
-        dynamo = [m for m in modules if m[0].startswith("dynamo.")]
-        chosen = (dynamo or modules or [(None, None)])[-1]
-        return chosen
-
-    def scripts(self) -> list[Token]:
-        return [token for token in self.tokens if token.text.endswith(".py") and not _is_flag(token.text)]
-
-
-def _is_flag(text: str) -> bool:
-    return text.startswith("--") or (text.startswith("-") and len(text) > 1 and not _is_number(text))
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _strip_shell_comments(script: str) -> str:
-    """The script without `# comments` and `\\`-newline continuations, leaving quoted text alone."""
-    out: list[str] = []
-    quote = ""
-    index = 0
-    while index < len(script):
-        char = script[index]
-        if quote:
-            out.append(char)
-            if char == "\\" and quote == '"' and index + 1 < len(script):
-                out.append(script[index + 1])
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char == "\\" and index + 1 < len(script):
-            following = script[index + 1]
-            if following == "\n":
-                out.append(" ")
-            elif following in " \t":
-                out.append(" ")  # a `\` before a space, as a folded YAML scalar leaves it
-            else:
-                out.append(char + following)
-            index += 1
-        elif char in "'\"":
-            quote = char
-            out.append(char)
-        elif char == "#" and (not out or out[-1] in " \t\n;&|("):
-            while index < len(script) and script[index] != "\n":
-                index += 1
-            continue
-        else:
-            out.append(char)
-        index += 1
-    return "".join(out)
-
-
-def split_script(script: str) -> list[str]:
-    """Words of a shell script (commands, flags, `;`/`&&` separators); never raises."""
-    text = _strip_shell_comments(script)
-    try:
-        lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|")
-        lexer.whitespace_split = True
-        lexer.commenters = ""
-        words = list(lexer)
-    except ValueError:  # an unbalanced quote: fall back to whitespace
-        words = text.split()
-    return [word.strip() for word in words if word.strip()]
-
-
-def _raw_strings(obj: KObject, path: tuple) -> list[tuple[str, tuple]]:
-    out = []
-    for index, item in enumerate(as_list(obj.get(path))):
-        text = as_str(item)
-        if text is not None:
-            out.append((text, path + (index,)))
-    return out
-
-
-def container_flags(container: Container) -> Flags:
-    """The container's command and args as tokens; the script of `sh -c`/`bash -lc` is split into words."""
-    words = _raw_strings(container.obj, container.path + ("command",)) + \
-        _raw_strings(container.obj, container.path + ("args",))
-    tokens: list[Token] = []
-    program = words[0][0].rsplit("/", 1)[-1] if words else ""
-    script_next = False
-    for position, (text, path) in enumerate(words):
-        if script_next:
-            tokens += [Token(word, path) for word in split_script(text)]
-            script_next = False
-            continue
-        tokens.append(Token(text, path))
-        if program in _SHELLS and position > 0 and re.fullmatch(r"-[a-zA-Z]*c[a-zA-Z]*", text):
-            script_next = True
-    return Flags(tokens)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, Decimal
 
-from dgdlint.model import Container, _is_gpu_resource, as_str
+from dgdlint.model import Container, as_str, is_gpu_resource
 from dgdlint.quantity import parse_quantity
 
 
@@ -70,7 +70,7 @@ def pod_resources(containers: list[Container], init_containers: list[Container])
     out.memory_limit = (int(memory_limit.to_integral_value(rounding=ROUND_CEILING))
                         if memory_limit is not None else None)
     for resource in sorted(names):
-        if _is_gpu_resource(resource):
+        if is_gpu_resource(resource):
             count = effective(resource, "requests")
             if count:
                 out.gpus[resource] = int(count)

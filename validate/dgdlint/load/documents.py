@@ -7,13 +7,9 @@ rather than exceptions."""
 
 from __future__ import annotations
 
-import os
 import re
-import stat
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import yaml
 
@@ -101,7 +97,7 @@ class _Budget(Exception):
         self.message = message
 
 
-def _build_documents(file: str, text: str, result: LoadResult) -> None:
+def build_documents(file: str, text: str, result: LoadResult) -> None:
     """Turn the event stream of `text` into Documents, appending findings for what is malformed."""
     events = yaml.parse(text, Loader=_Loader)
     index = -1
@@ -292,142 +288,3 @@ def format_path(path: Iterable) -> str:
             else:
                 out.append(f".{text}" if out else text)
     return "".join(out)
-
-
-# ---------------------------------------------------------------------------------------------
-# Files and directories.
-
-
-def decode(file: str, data: bytes, result: LoadResult) -> str | None:
-    """Bytes to text: UTF-8 (a BOM is fine), CRLF kept for libyaml; anything else is a finding."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError:
-            pass
-    if b"\x00" in data[:8192]:
-        result.findings.append(parse_finding(file, 1, 1, "binary content (NUL bytes), not YAML text",
-                                             "Pass only YAML or JSON manifests.", rule="yaml-encoding"))
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        result.findings.append(parse_finding(
-            file, line, column, f"invalid UTF-8 (byte 0x{data[error.start]:02x})",
-            "Save the file as UTF-8.", rule="yaml-encoding"))
-        return None
-
-
-def load_text(file: str, text: str, result: LoadResult | None = None) -> LoadResult:
-    result = result if result is not None else LoadResult()
-    result.files.append(file)
-    _build_documents(file, text, result)
-    return result
-
-
-def load_bytes(file: str, data: bytes, result: LoadResult | None = None) -> LoadResult:
-    result = result if result is not None else LoadResult()
-    if len(data) > MAX_FILE_BYTES:
-        result.files.append(file)
-        result.findings.append(parse_finding(
-            file, 1, 1, f"file is {len(data) // (1024 * 1024)} MiB, over the {MAX_FILE_BYTES // (1024 * 1024)} "
-            "MiB limit for one manifest file", "Split the file, or check that it is a manifest.",
-            rule="yaml-limits"))
-        return result
-    text = decode(file, data, result)
-    if text is None:
-        result.files.append(file)
-        return result
-    return load_text(file, text, result)
-
-
-class UsageError(Exception):
-    """A path that does not exist or cannot be used at all: a usage error (exit 2)."""
-
-
-def expand_paths(paths: Iterable[str]) -> list[str]:
-    """Files to read: files as given, directories walked for YAML/JSON (symlink loops visited once)."""
-    files: list[str] = []
-    for raw in paths:
-        if raw == "-":
-            files.append("-")
-            continue
-        path = Path(raw)
-        if not os.path.lexists(path):
-            raise UsageError(f"{raw}: no such file or directory")
-        if path.is_dir():
-            files.extend(_walk(path))
-        else:
-            files.append(raw)
-    return files
-
-
-def _walk(root: Path) -> list[str]:
-    found: list[str] = []
-    seen: set[str] = set()
-    pending = [root]
-    while pending:
-        directory = pending.pop()
-        try:
-            real = os.path.realpath(directory)
-        except OSError:
-            continue
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
-            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
-        except OSError:
-            continue
-        subdirectories = []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                if entry.is_dir():
-                    subdirectories.append(Path(entry.path))
-                elif entry.name.endswith(YAML_SUFFIXES):
-                    found.append(entry.path)
-            except OSError:
-                continue
-        pending.extend(reversed(subdirectories))
-    return sorted(found)
-
-
-def load_paths(paths: Iterable[str], stdin=None, max_file_bytes: int | None = None) -> LoadResult:
-    """Load every file under `paths` into one set. Unreadable files become findings."""
-    result = LoadResult()
-    limit = max_file_bytes or MAX_FILE_BYTES
-    for file in expand_paths(paths):
-        if file == "-":
-            stream = stdin if stdin is not None else sys.stdin.buffer
-            data = stream.read(limit + 1)
-            load_bytes("<stdin>", data, result)
-            continue
-        try:
-            info = os.stat(file)
-            if not stat.S_ISREG(info.st_mode):
-                result.files.append(file)
-                result.findings.append(parse_finding(file, 1, 1, "not a regular file",
-                                                     "Pass YAML files or directories.", rule="file-unreadable"))
-                continue
-            if info.st_size > limit:
-                result.files.append(file)
-                result.findings.append(parse_finding(
-                    file, 1, 1, f"file is {info.st_size // (1024 * 1024)} MiB, over the "
-                    f"{limit // (1024 * 1024)} MiB limit for one manifest file",
-                    "Split the file, or check that it is a manifest.", rule="yaml-limits"))
-                continue
-            with open(file, "rb") as handle:
-                data = handle.read(limit + 1)
-        except OSError as error:
-            result.files.append(file)
-            result.findings.append(parse_finding(file, 1, 1, f"cannot read file: {error.strerror}",
-                                                 "Check the path and its permissions.", rule="file-unreadable"))
-            continue
-        load_bytes(file, data, result)
-    return result

@@ -1,0 +1,32 @@
+"""Load YAML manifests into plain Python values that remember the file, line and column of every node.
+
+Safe loading only: libyaml's C parser produces events and this module builds the documents from
+them with an explicit stack, so deep nesting cannot overflow the interpreter, alias expansion is
+bounded, and duplicate keys, non-mapping documents and undecodable bytes become parse findings
+rather than exceptions."""
+
+from dgdlint.load.documents import (
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_NODES_PER_DOCUMENT,
+    YAML_SUFFIXES,
+    Document,
+    LoadResult,
+    build_documents,
+    format_path,
+    parse_finding,
+)
+from dgdlint.load.files import (
+    UsageError,
+    decode,
+    expand_paths,
+    load_bytes,
+    load_paths,
+    load_text,
+)
+
+__all__ = [
+    "Document", "LoadResult", "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES_PER_DOCUMENT", "UsageError",
+    "YAML_SUFFIXES", "build_documents", "decode", "expand_paths", "format_path", "load_bytes", "load_paths",
+    "load_text", "parse_finding"
+]

@@ -1,0 +1,33 @@
+"""One normalized view of a set of manifests.
+
+A DynamoGraphDeployment reads the same whatever its shape (v1alpha1 `spec.services` or v1beta1
+`spec.components`): components with a type, replicas, a main container (image, command, args, env
+with where each value came from, resources, mounts) and pod settings. Jobs, Pods and other
+workloads share the container and pod views; PVCs, Secrets and the rest stay plain objects.
+Only model/build.py looks at apiVersion. Every accessor tolerates wrong types, because rules run on
+objects that may have failed the schema stage."""
+
+from dgdlint.model.build import build_model
+from dgdlint.model.graph import Component, Graph, Model, PodSettings, Pvc, Workload
+from dgdlint.model.objects import (
+    DEFAULT_GPU_RESOURCE,
+    DGD_KIND,
+    DYNAMO_GROUP,
+    WORKLOAD_POD_SPEC,
+    Container,
+    EnvVar,
+    KObject,
+    Mount,
+    as_list,
+    as_map,
+    as_str,
+    canonical_json,
+    is_gpu_resource,
+    parse_count,
+)
+
+__all__ = [
+    "Component", "Container", "DEFAULT_GPU_RESOURCE", "DGD_KIND", "DYNAMO_GROUP", "EnvVar", "Graph", "KObject",
+    "Model", "Mount", "PodSettings", "Pvc", "WORKLOAD_POD_SPEC", "Workload", "as_list", "as_map", "as_str",
+    "build_model", "canonical_json", "is_gpu_resource", "parse_count"
+]

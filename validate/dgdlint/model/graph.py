@@ -1,0 +1,190 @@
+"""The normalized views: pod settings, DGD components and graphs (whatever the API shape), workloads, claims,
+and the Model that holds them with its per-model indexes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dgdlint.findings import Finding
+from dgdlint.model.objects import Container, KObject, as_list, as_map, as_str
+
+
+@dataclass
+class PodSettings:
+    obj: KObject
+    path: tuple  # the PodSpec's path (for v1alpha1, extraPodSpec)
+    spec: dict
+
+    def field_path(self, name: str) -> tuple:
+        return self.path + (name,)
+
+    @property
+    def node_selector(self) -> dict:
+        return as_map(self.spec.get("nodeSelector"))
+
+    @property
+    def tolerations(self) -> list:
+        return as_list(self.spec.get("tolerations"))
+
+    @property
+    def affinity(self) -> dict:
+        return as_map(self.spec.get("affinity"))
+
+    @property
+    def image_pull_secrets(self) -> list[str]:
+        names = []
+        for entry in as_list(self.spec.get("imagePullSecrets")):
+            name = as_str(as_map(entry).get("name"))
+            if name:
+                names.append(name)
+        return names
+
+    @property
+    def service_account(self) -> str | None:
+        return as_str(self.spec.get("serviceAccountName")) or as_str(self.spec.get("serviceAccount"))
+
+    @property
+    def node_name(self) -> str | None:
+        return as_str(self.spec.get("nodeName"))
+
+    def volumes(self) -> dict[str, tuple[dict, tuple]]:
+        out = {}
+        for index, volume in enumerate(as_list(self.spec.get("volumes"))):
+            name = as_str(as_map(volume).get("name"))
+            if name:
+                out[name] = (as_map(volume), self.path + ("volumes", index))
+        return out
+
+
+@dataclass
+class Component:
+    """A DGD component (v1alpha1 service or v1beta1 component)."""
+
+    graph: Graph
+    name: str
+    type: str
+    path: tuple
+    replicas: int | None
+    replicas_path: tuple
+    main: Container
+    pod: PodSettings
+    sidecars: list[Container]
+    init_containers: list[Container]
+    shared_memory: str | None
+    shared_memory_path: tuple
+    runtime_version_override: str | None
+    node_count: int
+
+    @property
+    def obj(self) -> KObject:
+        return self.graph.obj
+
+    @property
+    def is_frontend(self) -> bool:
+        return self.type == "frontend"
+
+    @property
+    def is_worker(self) -> bool:
+        return self.type in ("worker", "decode", "prefill", "main") or (
+            self.type not in ("frontend", "planner", "epp") and self.main.gpu_request() is not None
+        )
+
+    @property
+    def pods(self) -> int:
+        return (self.replicas if self.replicas is not None else 1) * max(self.node_count, 1)
+
+    @property
+    def label(self) -> str:
+        return f"{self.graph.obj.label} component {self.name}"
+
+
+@dataclass
+class Pvc:
+    """A PVC the set creates: a PersistentVolumeClaim object, or a v1alpha1 `spec.pvcs` entry with create."""
+
+    obj: KObject
+    path: tuple
+    name: str
+    namespace: str
+    access_modes: list[str]
+    storage_class: str | None
+    size: str | None
+
+
+@dataclass
+class Graph:
+    obj: KObject
+    shape: str  # "services" (v1alpha1) or "components" (v1beta1)
+    components: list[Component] = field(default_factory=list)
+    pvc_entries: list[tuple[dict, tuple]] = field(default_factory=list)  # v1alpha1 spec.pvcs
+
+    @property
+    def spec(self) -> dict:
+        return as_map(self.obj.value.get("spec"))
+
+    @property
+    def backend_framework(self) -> str | None:
+        return as_str(self.spec.get("backendFramework"))
+
+    @property
+    def frontends(self) -> list[Component]:
+        return [c for c in self.components if c.is_frontend]
+
+    @property
+    def workers(self) -> list[Component]:
+        return [c for c in self.components if c.is_worker]
+
+    def listed_pvc_names(self) -> set[str]:
+        return {as_str(entry.get("name")) for entry, _ in self.pvc_entries if as_str(entry.get("name"))}
+
+
+@dataclass
+class Workload:
+    """A plain workload (Job, Pod, Deployment, ...) with its pod spec."""
+
+    obj: KObject
+    pod: PodSettings
+    containers: list[Container]
+    init_containers: list[Container]
+
+    @property
+    def all_containers(self) -> list[Container]:
+        return self.init_containers + self.containers
+
+    @property
+    def label(self) -> str:
+        return self.obj.label
+
+
+@dataclass
+class Model:
+    objects: list[KObject] = field(default_factory=list)
+    graphs: list[Graph] = field(default_factory=list)
+    workloads: list[Workload] = field(default_factory=list)
+    pvcs: list[Pvc] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    def memo(self, key: str, compute):
+        """An index computed once per model, so cross-object rules stay linear in the input."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def jobs(self) -> list[Workload]:
+        return self.memo("jobs", lambda: [w for w in self.workloads if w.obj.kind == "Job"])
+
+    def pvc(self, namespace: str, name: str) -> Pvc | None:
+        index = self.memo("pvcs", lambda: {(c.namespace, c.name): c for c in reversed(self.pvcs)})
+        return index.get((namespace, name))
+
+    def all_containers(self):
+        """(owner label, obj, container, pod settings) for every container of every DGD and workload."""
+        for graph in self.graphs:
+            for component in graph.components:
+                for container in [component.main, *component.sidecars, *component.init_containers]:
+                    yield component, container, component.pod
+        for workload in self.workloads:
+            for container in workload.all_containers:
+                yield workload, container, workload.pod

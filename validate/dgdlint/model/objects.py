@@ -1,0 +1,202 @@
+"""The model's building blocks: a Kubernetes object with the positions of its fields, its containers (env
+with where each value came from, resources, mounts), and the tolerant accessors every view uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dgdlint.findings import Location
+from dgdlint.load import Document, format_path
+
+DGD_KIND = "DynamoGraphDeployment"
+DYNAMO_GROUP = "nvidia.com"
+DEFAULT_GPU_RESOURCE = "nvidia.com/gpu"
+WORKLOAD_POD_SPEC = {
+    "Pod": ("spec",),
+    "Job": ("spec", "template", "spec"),
+    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
+    "Deployment": ("spec", "template", "spec"),
+    "StatefulSet": ("spec", "template", "spec"),
+    "DaemonSet": ("spec", "template", "spec"),
+    "ReplicaSet": ("spec", "template", "spec"),
+}
+
+
+def as_map(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> list:
+    return value if isinstance(value, list) else []
+
+
+def as_str(value: object) -> str | None:
+    """Scalars as the API server would coerce them for a string field; collections are None."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+@dataclass
+class KObject:
+    """A Kubernetes object in the input set, with the document it came from."""
+
+    doc: Document
+    base: tuple  # path of this object inside its document (non-empty for `kind: List` items)
+    value: dict
+    default_namespace: str
+
+    @property
+    def kind(self) -> str:
+        return as_str(self.value.get("kind")) or ""
+
+    @property
+    def api_version(self) -> str:
+        return as_str(self.value.get("apiVersion")) or ""
+
+    @property
+    def group(self) -> str:
+        return self.api_version.split("/", 1)[0] if "/" in self.api_version else ""
+
+    @property
+    def version(self) -> str:
+        return self.api_version.rsplit("/", 1)[-1]
+
+    @property
+    def metadata(self) -> dict:
+        return as_map(self.value.get("metadata"))
+
+    @property
+    def name(self) -> str:
+        return as_str(self.metadata.get("name")) or as_str(self.metadata.get("generateName")) or ""
+
+    @property
+    def namespace(self) -> str:
+        return as_str(self.metadata.get("namespace")) or self.default_namespace
+
+    @property
+    def annotations(self) -> dict:
+        return as_map(self.metadata.get("annotations"))
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind}/{self.namespace}/{self.name}"
+
+    @property
+    def label(self) -> str:
+        """How messages name the object: `Job cosmos3-reasoner-download`."""
+        return f"{self.kind} {self.name}" if self.name else self.kind
+
+    @property
+    def file(self) -> str:
+        return self.doc.file
+
+    def position(self, path: tuple) -> tuple[int, int]:
+        return self.doc.position(self.base + tuple(path))
+
+    def location(self, path: tuple, note: str = "") -> Location:
+        line, column = self.position(path)
+        return Location(self.file, line, column, format_path(path), note)
+
+    def get(self, path: tuple) -> object:
+        node: object = self.value
+        for part in path:
+            if isinstance(part, int):
+                node = node[part] if isinstance(node, list) and -len(node) <= part < len(node) else None
+            else:
+                node = node.get(part) if isinstance(node, dict) else None
+            if node is None:
+                return None
+        return node
+
+
+@dataclass
+class EnvVar:
+    name: str
+    value: str | None  # None when the value comes from valueFrom (or is missing)
+    value_from: dict | None
+    path: tuple  # the entry's path in its object
+    origin: str  # "graph", "component", "container"
+
+    @property
+    def is_literal(self) -> bool:
+        return self.value_from is None
+
+
+@dataclass
+class Mount:
+    volume: str
+    mount_path: str | None
+    sub_path: str | None
+    path: tuple
+    claim: str | None = None  # the PVC behind the mount, when it can be resolved
+
+
+@dataclass
+class Container:
+    obj: KObject
+    path: tuple
+    name: str
+    image: str | None
+    image_path: tuple
+    command: list[str]
+    args: list[str]
+    working_dir: str | None
+    env: list[EnvVar] = field(default_factory=list)
+    env_lists: list[tuple[tuple, list]] = field(default_factory=list)  # raw lists, for duplicate checks
+    requests: dict[str, tuple[str, tuple]] = field(default_factory=dict)  # resource -> (quantity, path)
+    limits: dict[str, tuple[str, tuple]] = field(default_factory=dict)
+    mounts: list[Mount] = field(default_factory=list)
+    env_anchor: tuple = ()  # where this container's env is declared (v1alpha1: the service's envs)
+
+    def env_path(self, name: str) -> tuple:
+        """Where a finding about env `name` points: its effective entry, else the env list it belongs in."""
+        entry = self.env_var(name)
+        return entry.path if entry is not None else (self.env_anchor or self.path)
+
+    def env_var(self, name: str) -> EnvVar | None:
+        """The effective entry for `name` (later sources override earlier ones, as the operator merges)."""
+        found = None
+        for entry in self.env:
+            if entry.name == name:
+                found = entry
+        return found
+
+    def env_value(self, name: str) -> str | None:
+        entry = self.env_var(name)
+        return entry.value if entry is not None else None
+
+    @property
+    def command_line(self) -> list[str]:
+        return self.command + self.args
+
+    def gpu_request(self) -> tuple[str, int, tuple] | None:
+        """(resource name, count, path) of the GPU-like extended resource this container asks for."""
+        for table in (self.limits, self.requests):
+            for resource, (quantity, path) in table.items():
+                if is_gpu_resource(resource):
+                    return resource, parse_count(quantity), path
+        return None
+
+
+def is_gpu_resource(resource: str) -> bool:
+    return resource.endswith("/gpu") or "/mig-" in resource or resource.startswith("gpu.")
+
+
+def canonical_json(value: object, unordered: bool = False) -> str:
+    """Comparable text of a manifest value (keys sorted); `unordered` for lists whose order means nothing,
+    such as tolerations."""
+    import json
+
+    if unordered and isinstance(value, list):
+        return json.dumps(sorted(json.dumps(item, sort_keys=True, default=str) for item in value))
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def parse_count(quantity: str | None) -> int:
+    try:
+        return int(float(quantity)) if quantity is not None else 0
+    except (ValueError, OverflowError):  # "INF" or "1e400" is no count either
+        return 0
