@@ -19,6 +19,7 @@ LAYERS = {
     "dgdlint": 0, "dgdlint.findings": 0,
     "dgdlint.load": 1, "dgdlint.render": 1, "dgdlint.smoke": 1,
     "dgdlint.model": 2, "dgdlint.quantity": 2, "dgdlint.cosmos": 2, "dgdlint.video": 2, "dgdlint.gpu": 2,
+    "dgdlint.command_line": 2,
     "dgdlint.schema": 3, "dgdlint.rules": 3, "dgdlint.diff": 3, "dgdlint.policy": 3,
     "dgdlint.engine": 4, "dgdlint.plan": 4,
     "dgdlint.report": 5, "dgdlint.docs": 5, "dgdlint.edit": 5,
@@ -60,7 +61,7 @@ GRAPH = {name: imported(name, path) for name, path in MODULES.items()}
 
 
 def layer(name: str) -> int | None:
-    prefixes = [p for p in LAYERS if name == p or name.startswith(p + ".")]
+    prefixes = [p for p in LAYERS if name == p or (p != "dgdlint" and name.startswith(p + "."))]
     return LAYERS[max(prefixes, key=len)] if prefixes else None
 
 
