@@ -8,9 +8,11 @@ PRESET ?= nano-fp8
 RELEASE ?= cosmos3-reasoner
 NAMESPACE ?= default
 CRD    ?= ../shared/reference/dynamo-crds/nvidia.com_dynamographdeployments.yaml
+DYNAMO_CRDS ?= ../shared/reference/dynamo-crds
+DYNAMO_VERSION ?=
 OUT    ?= out
 
-.PHONY: setup render validate test test-fast lint docs docs-check bench clean package
+.PHONY: setup render validate test test-fast lint docs docs-check bench clean package schemas
 
 setup: $(STAMP)
 
@@ -24,9 +26,20 @@ $(STAMP): pyproject.toml
 render: setup
 	$(BIN)/dgdlint render --chart $(CHART) -f values/$(PRESET).yaml --release $(RELEASE) --namespace $(NAMESPACE)
 
-## validate: render every preset and check it (schema stage when the CRD is at hand), fail on any error
+## validate: render every preset and check it (bundled schemas of DYNAMO_VERSION, default the newest), fail on any error
 validate: setup
-	$(BIN)/python -m dgdlint.tools.validate_presets --chart $(CHART) --values-dir values --crd-if-present $(CRD) --out $(OUT)/presets
+	$(BIN)/python -m dgdlint.tools.validate_presets --chart $(CHART) --values-dir values --dynamo-version "$(DYNAMO_VERSION)" --out $(OUT)/presets
+
+## schemas: regenerate schemas/ (one tree per Dynamo release) from the upstream CRDs in DYNAMO_CRDS
+schemas: setup
+	$(BIN)/dgdlint schemas write --out schemas --release 1.1.0 --repository ai-dynamo/dynamo --ref v1.1.0 \
+	  --commit 0dd5374474c497f3dacc4fabdbac5c6f275e5acb --date 2026-05-04 \
+	  $(foreach kind,dynamographdeployments dynamographdeploymentrequests dynamocomponentdeployments,\
+	    --crd $(DYNAMO_CRDS)/releases/1.1.0/nvidia.com_$(kind).yaml)
+	$(BIN)/dgdlint schemas write --out schemas --release 1.5.0-dev --repository ai-dynamo/dynamo --ref main \
+	  --commit 2a6da14c83617f5412caba5777dbf0e2399e9c5f --date 2026-08-21 \
+	  $(foreach kind,dynamographdeployments dynamographdeploymentrequests dynamocomponentdeployments,\
+	    --crd $(DYNAMO_CRDS)/nvidia.com_$(kind).yaml)
 
 test: setup
 	$(BIN)/python -m pytest -n 2 -q
@@ -46,7 +59,7 @@ docs-check: setup
 
 bench: setup
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	$(BIN)/python -m dgdlint.tools.bench --crd $(CRD)
+	$(BIN)/python -m dgdlint.tools.bench
 
 DIST   ?= dist
 

@@ -9,12 +9,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from refdata import CRD_DIR, require_reference  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def crd_schema_stage():
+    """The schema stage as users get it: the newest bundled Dynamo release (schemas/), no CRD given."""
     from dgdlint.schema import SchemaStage
 
-    require_reference(CRD_DIR)
-    return SchemaStage([str(CRD_DIR)])
+    stage = SchemaStage()
+    assert stage.release is not None, "the bundled schemas (schemas/index.json) are missing"
+    return stage

@@ -94,12 +94,21 @@ def test_yaml_that_does_not_parse_is_an_error_finding(run_plan, tmp_path):
     assert code == 1 and "error yaml-syntax" in out
 
 
-def test_with_a_crd_the_schema_stage_runs_too(run_plan, tmp_path):
+def test_the_schema_stage_runs_with_the_bundled_schemas(run_plan, tmp_path):
+    text = (ROOT / "tests/rules/_base/regular-v1alpha1.yaml").read_text().replace("replicas: 2", "replicas: two")
+    path = tmp_path / "bad-schema.yaml"
+    path.write_text(text)
+    code, out = run_plan(str(path))
+    assert code == 1 and "error crd-schema" in out
+    code, out = run_plan(str(path), "--dynamo-version", "1.1.0")
+    assert code == 1 and "error crd-schema" in out
+
+
+def test_with_a_crd_the_schema_stage_reads_it(run_plan, tmp_path):
     require_reference(CRD_DIR)
     text = (ROOT / "tests/rules/_base/regular-v1alpha1.yaml").read_text().replace("replicas: 2", "replicas: two")
     path = tmp_path / "bad-schema.yaml"
     path.write_text(text)
-    assert run_plan(str(path))[0] == 0
     code, out = run_plan(str(path), "--crd", str(CRD_DIR))
     assert code == 1 and "error crd-schema" in out
 

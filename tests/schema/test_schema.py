@@ -115,9 +115,9 @@ spec:
     assert "12345678901234567890" not in finding.message
 
 
-def test_without_a_crd_the_schema_stage_says_once_that_it_skipped():
+def test_without_a_crd_or_bundled_schemas_the_schema_stage_says_once_that_it_skipped():
     two = V1BETA1_DGD + "---\n" + V1BETA1_DGD.replace("name: demo", "name: other")
-    findings = schema_findings(two, SchemaStage([]))
+    findings = schema_findings(two, SchemaStage([], bundled=False))
     assert [(f.rule, f.severity) for f in findings] == [("schema-skipped", "info")]
 
 

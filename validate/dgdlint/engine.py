@@ -15,6 +15,7 @@ class CheckResult:
     model: Model
     files: list[str] = field(default_factory=list)
     schema_skipped: bool = False
+    schema_source: str = ""  # the bundled release or the CRDs the custom resources were checked against
     suppressed: list = field(default_factory=list)  # policy.Suppressed: finding and the reason given
     baselined: int = 0
     fail_on: str = "error"
@@ -56,7 +57,8 @@ def check_loaded(loaded: LoadResult, schema_stage=None, namespace: str = "defaul
     findings.extend(run_rules(model))
     findings.sort(key=Finding.sort_key)
     skipped = schema_stage is None or not schema_stage.has_crds
-    return CheckResult(findings, model, list(loaded.files), schema_skipped=skipped)
+    source = "" if schema_stage is None else schema_stage.description
+    return CheckResult(findings, model, list(loaded.files), schema_skipped=skipped, schema_source=source)
 
 
 def check_paths(paths, schema_stage=None, namespace: str = "default", stdin=None) -> CheckResult:

@@ -30,6 +30,7 @@ class Config:
     severity: dict[str, str] = field(default_factory=dict)
     exclude: list[str] = field(default_factory=list)  # glob patterns of paths not to read
     fail_on: str = "error"
+    dynamo_version: str | None = None  # the bundled release of the schemas (default: the newest)
     source: str = ""
 
     def excluded(self, path: str) -> bool:
@@ -38,7 +39,7 @@ class Config:
                    or normalized.startswith(pattern.rstrip("/") + "/") for pattern in self.exclude)
 
 
-_KEYS = {"select", "ignore", "severity", "exclude", "fail-on"}
+_KEYS = {"select", "ignore", "severity", "exclude", "fail-on", "dynamo-version"}
 
 
 def _from_mapping(data: object, source: str) -> Config:
@@ -68,6 +69,10 @@ def _from_mapping(data: object, source: str) -> Config:
     if fail_on not in ("error", "warning"):
         raise ConfigError(f"{source}: fail-on must be error or warning")
     config.fail_on = fail_on
+    dynamo_version = data.get("dynamo-version")
+    if dynamo_version is not None and not isinstance(dynamo_version, (str, int, float)):
+        raise ConfigError(f"{source}: dynamo-version must be a release name such as 1.1.0")
+    config.dynamo_version = None if dynamo_version is None else str(dynamo_version)
     return config
 
 

@@ -25,13 +25,14 @@ def run(args) -> int:
 
     options.outputs(args)  # a usage error before any work
     decisions = outcome.read_policy(args)
-    schema_stage = schema_stage_for(args)
+    schema_stage = schema_stage_for(args, decisions.config)
     loaded_inputs = inputs.load_inputs(args, decisions.config)
     loaded = loaded_inputs.loaded
     if loaded_inputs.nothing_rendered:
         model = build_model(loaded, args.namespace)
         result = CheckResult(sorted(loaded.findings + loaded_inputs.render_findings, key=lambda f: f.sort_key()),
-                             model, list(loaded.files) or [args.chart], schema_skipped=not schema_stage.has_crds)
+                             model, list(loaded.files) or [args.chart], schema_skipped=not schema_stage.has_crds,
+                             schema_source=schema_stage.description)
     else:
         result = check_loaded(loaded, schema_stage, args.namespace)
         result.findings += loaded_inputs.render_findings
@@ -39,14 +40,13 @@ def run(args) -> int:
     return outcome.report(args, outcome.render_findings(result, args), result.failed)
 
 
-def schema_stage_for(args, optional: bool = False):
-    """The schema stage of --crd (or DGDLINT_CRD); None when `optional` and no CRD is given."""
+def schema_stage_for(args, config=None):
+    """The schema stage: --crd (or DGDLINT_CRD) when given, else the bundled release of --dynamo-version, of the
+    configuration's dynamo-version, or the newest."""
     from dgdlint.schema import CrdError, SchemaStage, crd_sources_from_env
 
-    sources = args.crd or crd_sources_from_env()
-    if optional and not sources:
-        return None
+    release = getattr(args, "dynamo_version", None) or getattr(config, "dynamo_version", None)
     try:
-        return SchemaStage(sources, getattr(args, "kubernetes_version", None))
+        return SchemaStage(args.crd or crd_sources_from_env(), getattr(args, "kubernetes_version", None), release)
     except CrdError as error:
         raise options.UsageProblem(str(error)) from None

@@ -98,14 +98,14 @@ def run(args) -> int:
     old_side, new_side = resolve_sides(args)
     inputs.check_chart_arguments(args)
     decisions = outcome.read_policy(args)
-    schema_stage = schema_stage_for(args)
+    schema_stage = schema_stage_for(args, decisions.config)
     old, new = load_side(old_side, args, decisions.config), load_side(new_side, args, decisions.config)
 
     old_model = build_model(old.loaded, args.namespace)
     if new.nothing_rendered:
         new_model = build_model(new.loaded, args.namespace)
         result = CheckResult(list(new_model.findings), new_model, list(new.loaded.files),
-                             schema_skipped=not schema_stage.has_crds)
+                             schema_skipped=not schema_stage.has_crds, schema_source=schema_stage.description)
     else:
         result = check_loaded(new.loaded, schema_stage, args.namespace)
     # The old side contributes what keeps it from loading, never its own rule findings.

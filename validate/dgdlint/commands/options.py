@@ -57,8 +57,13 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_crd_options(parser: argparse.ArgumentParser, what: str = "") -> None:
+    """Where the schema stage finds its schemas: a bundled Dynamo release (the newest by default), or CRDs."""
+    parser.add_argument("--dynamo-version", metavar="RELEASE",
+                        help="check Dynamo resources against this bundled release's schemas (default: the newest; "
+                             "`dgdlint schemas list`; config key dynamo-version)")
     parser.add_argument("--crd", metavar="PATH_OR_URL", action="append", default=[],
-                        help=f"CRD file, directory, http(s) URL, or `cluster`{what} (repeatable; env DGDLINT_CRD)")
+                        help=f"CRD file, directory, http(s) URL, or `cluster`{what}, instead of the bundled schemas "
+                             "(repeatable; env DGDLINT_CRD)")
     parser.add_argument("--kubernetes-version", metavar="X.Y", help="Kubernetes version of the built-in schemas")
 
 

@@ -17,7 +17,7 @@ def add_arguments(parser) -> None:
     options.add_render_options(parser)
     options.add_namespace_option(parser)
     options.add_report_options(parser, FORMATS, show_fix=False)
-    options.add_crd_options(parser, ": also run the schema stage")
+    options.add_crd_options(parser)
     options.add_policy_options(parser)
 
 
@@ -30,11 +30,12 @@ def run(args) -> int:
 
     options.outputs(args)
     decisions = outcome.read_policy(args)
-    schema_stage = schema_stage_for(args, optional=True)
+    schema_stage = schema_stage_for(args, decisions.config)
     loaded = inputs.load_inputs(args, decisions.config)
     model = build_model(loaded.loaded, args.namespace)
     plan = build_plan(model, loaded.render_findings, schema_stage)
-    result = CheckResult(plan.findings, model, list(loaded.loaded.files), schema_skipped=schema_stage is None)
+    result = CheckResult(plan.findings, model, list(loaded.loaded.files), schema_skipped=not schema_stage.has_crds,
+                         schema_source=schema_stage.description)
     outcome.apply(result, decisions)
     result.findings = plan.findings = [f for f in result.findings if in_plan_scope(f)]
     return outcome.report(args, lambda name: PLAN_FORMATS[name](plan), result.failed)

@@ -39,6 +39,7 @@ def summary(result: CheckResult) -> dict:
         "files": len(result.files),
         "objects": len(result.model.objects),
         "schema": "skipped" if result.schema_skipped else "checked",
+        "schema_source": result.schema_source,
     }
 
 

@@ -19,7 +19,10 @@ def render(result: CheckResult, show_fix: bool = False) -> str:
         if show_fix and finding.remediation:
             lines.append(f"    fix: {finding.remediation}")
     data = summary(result)
-    schema = "schema stage skipped (no CRD given)" if data["schema"] == "skipped" else "schema checked"
+    if data["schema"] == "skipped":
+        schema = "schema stage skipped (no CRD given)"
+    else:
+        schema = f"schema checked against {data['schema_source']}" if data["schema_source"] else "schema checked"
     extra = ""
     if data["suppressed"]:
         extra += f", {data['suppressed']} suppressed"

@@ -24,7 +24,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 CHART = ROOT / "charts" / "cosmos3-reasoner"
 VALUES = ROOT / "values"
-DEFAULT_CRD = ROOT / ".." / "shared" / "reference" / "dynamo-crds" / "nvidia.com_dynamographdeployments.yaml"
 
 
 def rendered_documents() -> dict[str, list[str]]:
@@ -75,15 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench", description=__doc__)
     parser.add_argument("--files", type=int, default=300, help="N (default %(default)s)")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--crd", default=os.environ.get("DGDLINT_CRD") or str(DEFAULT_CRD))
+    parser.add_argument("--crd", default=os.environ.get("DGDLINT_CRD"),
+                        help="a DGD CRD instead of the bundled schemas (default: the newest bundled release)")
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
 
     from dgdlint.schema import SchemaStage
 
-    if not Path(args.crd).exists():
-        print(f"bench needs the DGD CRD: {args.crd} not found (pass --crd or set DGDLINT_CRD)", file=sys.stderr)
+    if args.crd and not Path(args.crd).exists():
+        print(f"bench: {args.crd} not found", file=sys.stderr)
         return 2
+    crd_option = ["--crd", args.crd] if args.crd else []
     bin_dir = Path(sys.executable).parent
     dgdlint = str(bin_dir / "dgdlint")
     check_jsonschema = shutil.which("check-jsonschema", path=str(bin_dir)) or shutil.which("check-jsonschema")
@@ -93,15 +94,16 @@ def main(argv: list[str] | None = None) -> int:
     n = args.files
     with tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch)
-        schema = SchemaStage([args.crd]).crds[("nvidia.com", "DynamoGraphDeployment", "v1alpha1")].schema
+        stage = SchemaStage([args.crd] if args.crd else [])
+        schema = stage.crds[("nvidia.com", "DynamoGraphDeployment", "v1alpha1")].schema
         schema_file = base / "dgd-v1alpha1.json"
         schema_file.write_text(json.dumps(schema))
         dgds = write_files(base / "n", documents["DynamoGraphDeployment"], n)
         write_files(base / "n10", documents["DynamoGraphDeployment"], 10 * n)
         builtins = write_files(base / "builtin", documents["Job"] + documents.get("PersistentVolumeClaim", []), n)
 
-        figures["dgdlint_n"] = timed([dgdlint, "check", "--crd", args.crd, str(base / "n")], args.repeat)
-        figures["dgdlint_10n"] = timed([dgdlint, "check", "--crd", args.crd, str(base / "n10")], args.repeat)
+        figures["dgdlint_n"] = timed([dgdlint, "check", *crd_option, str(base / "n")], args.repeat)
+        figures["dgdlint_10n"] = timed([dgdlint, "check", *crd_option, str(base / "n10")], args.repeat)
         figures["dgdlint_startup_version"] = timed([dgdlint, "--version"], args.repeat + 2)
         figures["dgdlint_one_file"] = timed([dgdlint, "check", dgds[0]], args.repeat + 2)
         figures["dgdlint_builtin_n"] = timed([dgdlint, "check", str(base / "builtin")], args.repeat)

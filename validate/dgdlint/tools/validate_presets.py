@@ -1,5 +1,6 @@
 """`make validate`: render every preset in values/ with the real Helm engine and check each rendered
-set with dgdlint (schema stage when a CRD is at hand). Fails on any error finding or render failure."""
+set with dgdlint (schema stage against the bundled schemas, or the CRDs given). Fails on any error finding
+or render failure."""
 
 from __future__ import annotations
 
@@ -18,18 +19,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chart", required=True)
     parser.add_argument("--values-dir", default="values")
     parser.add_argument("--crd", action="append", default=[], help="CRD path or URL (repeatable)")
-    parser.add_argument("--crd-if-present", action="append", default=[],
-                        help="a CRD path used only when it exists (the reference copy beside the repo)")
+    parser.add_argument("--dynamo-version", help="bundled Dynamo release of the schemas (default: the newest)")
     parser.add_argument("--out", help="write each rendered preset to OUT/<preset>.yaml")
     parser.add_argument("--release", default="cosmos3-reasoner")
     parser.add_argument("--namespace", default="default")
     args = parser.parse_args(argv)
 
-    sources = args.crd + [p for p in args.crd_if_present if Path(p).exists()] or crd_sources_from_env()
-    stage = SchemaStage(sources)
-    if not stage.has_crds:
-        print("note: no DynamoGraphDeployment CRD given: the schema stage is skipped for DGDs "
-              "(pass CRD=path/to/crd.yaml or set DGDLINT_CRD)")
+    stage = SchemaStage(args.crd or crd_sources_from_env(), dynamo_version=args.dynamo_version or None)
+    print(f"schema stage: {stage.description or 'skipped for custom resources (no schemas)'}")
     presets = sorted(Path(args.values_dir).glob("*.yaml"))
     if not presets:
         print(f"no presets in {args.values_dir}", file=sys.stderr)

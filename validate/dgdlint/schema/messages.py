@@ -1,0 +1,92 @@
+"""Schema-stage findings: a JSON Schema error explained at its field, never echoing a value that may be
+secret."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from dgdlint.findings import Finding
+from dgdlint.load import format_path
+from dgdlint.model import KObject, as_map
+
+# Values under these keys may be secrets: the schema stage never shows them.
+SECRET_KEYS = {"env", "envs", "data", "stringData", "binaryData", "envFromSecret", "value"}
+_SAFE_WORD = re.compile(r"^[A-Za-z0-9_./-]{1,40}$")
+
+def object_finding(obj: KObject, rule: str, severity: str, message: str, remediation: str,
+                    path: tuple = ()) -> Finding:
+    line, column = obj.position(path)
+    return Finding(rule=rule, severity=severity, stage="schema", file=obj.file, line=line, column=column,
+                   path=format_path(path), message=message, remediation=remediation, object_ref=obj.ref)
+
+
+def _most_specific(error):
+    """Inside anyOf/oneOf, the error of the branch that got furthest (check-jsonschema does the same)."""
+    from jsonschema.exceptions import best_match
+
+    while error.context:
+        deeper = best_match(error.context)
+        if deeper is None or deeper is error:
+            break
+        error = deeper
+    return error
+
+
+def _describe(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "an integer",
+            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def error_findings(obj: KObject, error, rule: str, source: str) -> list[Finding]:
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        error = _most_specific(error)
+    path = tuple(error.absolute_path)
+    path_text = format_path(path)
+    secret_like = obj.kind == "Secret" or any(isinstance(part, str) and part in SECRET_KEYS for part in path)
+    validator, expected = error.validator, error.validator_value
+    if validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(as_map(error.schema.get("properties")))
+        extras = [key for key in error.instance if key not in allowed]
+        out = []
+        for key in extras:
+            hint = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+            message = f"unknown field {key!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            out.append(object_finding(obj, rule, "error", message + f" [{source}]",
+                                       f"Remove {key!r} or correct its name; allowed here: "
+                                       f"{', '.join(sorted(allowed)[:12])}{', ...' if len(allowed) > 12 else ''}.",
+                                       path + (key,)))
+        if out:
+            return out
+    if validator == "required":
+        missing = [key for key in expected if key not in (error.instance or {})]
+        name = missing[0] if missing else "?"
+        return [object_finding(obj, rule, "error", f"missing required field {name!r} [{source}]",
+                                f"Add {format_path(path + (name,))}.", path)]
+    if validator == "type":
+        wanted = expected if isinstance(expected, str) else " or ".join(expected)
+        got = _describe(error.instance)
+        # Numbers and booleans help (a port given as 8000, not "8000"); strings are never shown.
+        showable = isinstance(error.instance, (int, float, bool)) and not secret_like
+        shown = f" ({error.instance!r})"[:40] if showable else ""
+        return [object_finding(obj, rule, "error", f"must be {wanted}, got {got}{shown} [{source}]",
+                                f"Give {path_text or 'this field'} a value of type {wanted}"
+                                + (" (quote numbers meant as strings)." if wanted == "string" else "."), path)]
+    if validator == "enum":
+        safe = isinstance(error.instance, str) and _SAFE_WORD.match(error.instance) and not secret_like
+        shown = f" {error.instance!r}" if safe else ""
+        return [object_finding(obj, rule, "error", f"value{shown} is not one of "
+                                f"{', '.join(map(repr, expected))} [{source}]",
+                                f"Use one of {', '.join(map(str, expected))}.", path)]
+    # Other constraints are described from the schema side only: the value itself is never echoed.
+    if validator == "pattern":
+        message = f"does not match the pattern {expected!r}"
+    elif validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+                       "minItems", "maxItems", "minProperties", "maxProperties", "multipleOf"):
+        message = f"violates {validator} {expected}"
+    else:
+        message = f"fails the schema's {validator!r} constraint"
+    return [object_finding(obj, rule, "error", f"{message} [{source}]",
+                            f"Fix {path_text or 'the object'} to satisfy the schema ({validator}).", path)]
+
+

@@ -1,0 +1,68 @@
+"""A CRD's structural OpenAPI v3 schema as JSON Schema (draft 7), structure only.
+
+The result validates like `kubectl --validate=strict` and keeps what the later checks read: the CEL rules
+(`x-kubernetes-validations`), list types and keys, int-or-string, preserve-unknown-fields. JSON Schema
+validators (ours, kubeconform) ignore those `x-` keys; the CEL and list-type checks walk them."""
+
+from __future__ import annotations
+
+# Extensions kept as they are: the CEL and list-type checks, and readers of the bundled schemas, need them.
+KEPT_EXTENSIONS = (
+    "x-kubernetes-validations",
+    "x-kubernetes-list-type",
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-map-type",
+    "x-kubernetes-int-or-string",
+    "x-kubernetes-preserve-unknown-fields",
+    "x-kubernetes-embedded-resource",
+)
+# Prose and hints that do not change what is valid.
+DROPPED = ("description", "default", "example", "externalDocs", "format", "nullable", "title")
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+
+
+def openapi_to_jsonschema(node: object) -> object:
+    """Convert one schema node (recursively).
+
+    Objects with `properties` and no `additionalProperties` are closed unless
+    `x-kubernetes-preserve-unknown-fields` keeps them open; int-or-string becomes
+    `anyOf: [integer, string]`; OpenAPI's boolean exclusiveMinimum/Maximum become draft 7 numbers."""
+    if not isinstance(node, dict):
+        return node
+    out: dict = {}
+    for key, value in node.items():
+        if key in DROPPED:
+            continue
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: openapi_to_jsonschema(sub) for name, sub in value.items()}
+        elif key in ("items", "additionalProperties", "not") and isinstance(value, dict):
+            out[key] = openapi_to_jsonschema(value)
+        elif key in ("anyOf", "allOf", "oneOf") and isinstance(value, list):
+            out[key] = [openapi_to_jsonschema(sub) for sub in value]
+        elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
+            bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+            if value and bound in node:
+                out[key] = node[bound]
+        elif key.startswith("x-kubernetes-"):
+            if key in KEPT_EXTENSIONS:
+                out[key] = value
+        else:
+            out[key] = value
+    if "exclusiveMinimum" in out and "minimum" in out and out["exclusiveMinimum"] == out["minimum"]:
+        del out["minimum"]
+    if "exclusiveMaximum" in out and "maximum" in out and out["exclusiveMaximum"] == out["maximum"]:
+        del out["maximum"]
+    if node.get("x-kubernetes-int-or-string"):
+        out.pop("type", None)
+        out.setdefault("anyOf", [{"type": "integer"}, {"type": "string"}])
+    preserve = node.get("x-kubernetes-preserve-unknown-fields") is True
+    if "properties" in out and "additionalProperties" not in out and not preserve:
+        out["additionalProperties"] = False
+    return out
+
+
+def version_schema(raw: dict) -> dict:
+    """The JSON Schema document of one CRD version's openAPIV3Schema."""
+    schema = openapi_to_jsonschema(raw)
+    schema["$schema"] = DRAFT7
+    return schema

@@ -1,0 +1,136 @@
+"""The schema stage: each object against the JSON schema of its kind and apiVersion.
+
+Custom resources (the DGD and the other Dynamo CRDs) use the bundled schemas of one Dynamo release (the
+newest unless `--dynamo-version` picks another), or the CRDs the user gives as a file, folder, URL or
+`cluster`; built-in kinds use Kubernetes' own schemas as bundled by `kubernetes-validate`. A kind with no
+schema at hand is skipped (one info finding per kind)."""
+
+from __future__ import annotations
+
+from dgdlint.findings import Finding
+from dgdlint.model import DYNAMO_GROUP, KObject
+from dgdlint.schema.builtin import BuiltinSchemas
+from dgdlint.schema.bundled import Release, bundled_root, choose_release, read_index, release_versions
+from dgdlint.schema.crd import CrdError, CrdVersionSchema, cached_crd_versions
+from dgdlint.schema.messages import error_findings, object_finding
+
+MAX_ERRORS_PER_OBJECT = 200
+
+
+def prune_nulls(value: object) -> object:
+    """Drop null map values, as the API server prunes them before validation."""
+    if isinstance(value, dict):
+        return {k: prune_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [prune_nulls(item) for item in value]
+    return value
+
+
+class SchemaStage:
+    """`crd_sources` (when given) override the bundled schemas; `dynamo_version` picks a bundled release;
+    `bundled=False` leaves custom resources unchecked when no CRD is given."""
+
+    def __init__(self, crd_sources: list[str] | None = None, kubernetes_version: str | None = None,
+                 dynamo_version: str | None = None, bundled: bool = True):
+        self.crd_sources = list(crd_sources or [])
+        self.kubernetes_version = kubernetes_version
+        self.crds: dict[tuple[str, str, str], CrdVersionSchema] = {}
+        self.release: Release | None = None
+        self.releases: list[Release] = []
+        for source in self.crd_sources:
+            for version in cached_crd_versions(source):
+                self.crds[(version.group, version.kind, version.version)] = version
+        if self.crd_sources and not self.crds:
+            raise CrdError(f"{', '.join(self.crd_sources)}: no CustomResourceDefinition with a schema found")
+        if not self.crd_sources and (bundled or dynamo_version):
+            root = bundled_root()
+            if root is None:
+                if dynamo_version:
+                    raise CrdError(f"--dynamo-version {dynamo_version}: this installation has no bundled schemas")
+            else:
+                self.releases = read_index(root)
+                self.release = choose_release(self.releases, dynamo_version)
+                for version in release_versions(root, self.release):
+                    self.crds[(version.group, version.kind, version.version)] = version
+        self.builtins = BuiltinSchemas(self.kubernetes_version)
+
+    @property
+    def has_crds(self) -> bool:
+        return bool(self.crds)
+
+    @property
+    def description(self) -> str:
+        """Where the custom resources' schemas came from, for the report."""
+        if self.release is not None:
+            return f"{self.release.label()} schemas (bundled)"
+        if self.crd_sources:
+            return "the CRDs given"
+        return ""
+
+    def check(self, objects: list[KObject], old_objects: dict | None = None) -> list[Finding]:
+        findings: list[Finding] = []
+        skipped_kinds: dict[str, KObject] = {}
+        dgd_without_crd: list[KObject] = []
+        for obj in objects:
+            group, version, kind = obj.group, obj.version, obj.kind
+            crd = self.crds.get((group, kind, version))
+            if crd is not None:
+                if not crd.served:
+                    findings.append(object_finding(obj, "crd-version-not-served", "error",
+                                                   f"{kind} {obj.api_version} is not served by the CRD in "
+                                                   f"{crd.source}", "Use a served apiVersion."))
+                    continue
+                findings.extend(self._validate(obj, crd.fast(), crd.validator, "crd-schema", f"CRD {kind} {version}"))
+                continue
+            found = self.builtins.validators(obj.api_version, kind)
+            if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
+                findings.extend(self._validate(obj, found[0], found[1], "kubernetes-schema",
+                                               f"Kubernetes {self.builtins.version}"))
+                continue
+            # A custom resource whose CRD was not given (or lacks this version).
+            known = sorted(v for g, k, v in self.crds if g == group and k == kind)
+            if known:
+                findings.append(self._version_unknown(obj, known))
+            elif group == DYNAMO_GROUP and not self.crds:
+                dgd_without_crd.append(obj)
+            else:
+                skipped_kinds.setdefault(f"{kind} ({obj.api_version})", obj)
+        for label, obj in sorted(skipped_kinds.items()):
+            findings.append(object_finding(obj, "schema-unavailable", "info",
+                                           f"no schema at hand for {label}: schema check skipped for this kind",
+                                           "Pass its CRD with --crd to check it."))
+        if dgd_without_crd:
+            kinds = sorted({obj.kind for obj in dgd_without_crd})
+            findings.append(object_finding(
+                dgd_without_crd[0], "schema-skipped", "info",
+                f"schema stage skipped for {', '.join(kinds)} ({len(dgd_without_crd)} object(s)): no CRD given",
+                "Pass the CRD with --crd PATH|URL|cluster or DGDLINT_CRD to check custom resources."))
+        return findings
+
+    def _version_unknown(self, obj: KObject, known: list[str]) -> Finding:
+        group, kind = obj.group, obj.kind
+        if self.release is None:
+            return object_finding(obj, "crd-version-unknown", "error",
+                                  f"{kind} apiVersion {obj.api_version} is not in the CRD (it has {', '.join(known)})",
+                                  f"Use one of {', '.join(group + '/' + v for v in known)}.")
+        serving = [r.name for r in self.releases if r.serving(group, kind, obj.version)]
+        elsewhere = (f"; bundled releases that serve it: {', '.join(serving)}" if serving
+                     else "; no bundled release serves it")
+        remedy = f"Use {' or '.join(group + '/' + v for v in known)}"
+        if serving:
+            remedy += f", or pick a release that serves {obj.api_version} with --dynamo-version {serving[-1]}"
+        return object_finding(obj, "crd-version-unknown", "error",
+                              f"{kind} apiVersion {obj.api_version} is not served by {self.release.label()} "
+                              f"(it serves {', '.join(known)}){elsewhere}", remedy + ".")
+
+    def _validate(self, obj: KObject, fast, explainer, rule: str, source: str) -> list[Finding]:
+        instance = prune_nulls(obj.value)
+        if fast.is_valid(instance):
+            return []
+        findings = []
+        for error in explainer().iter_errors(instance):
+            findings.extend(error_findings(obj, error, rule, source))
+            if len(findings) >= MAX_ERRORS_PER_OBJECT:
+                break
+        findings.sort(key=lambda f: (f.line, f.column, f.path))
+        return findings
