@@ -48,7 +48,7 @@ def side(file: str) -> str:
 
 def as_expected(finding: dict) -> tuple:
     related = ()
-    if finding["rule"].startswith("diff-"):
+    if finding["rule"] in DIFF_RULES:
         related = tuple((side(r["file"]), r["line"], r["path"] or "-") for r in finding.get("related", []))
     return (finding["rule"], finding["severity"], side(finding["file"]), finding["line"], finding["path"] or "-",
             related)

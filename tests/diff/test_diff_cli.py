@@ -160,7 +160,12 @@ def test_dgdlint_diff_runs_through_the_main_cli(capsys):
 
 def test_the_diff_rules_are_data_with_the_fields_of_a_rule():
     wanted = {"diff-immutable-field": "error", "diff-sessions-lost": "warning", "diff-download-not-rerun": "error",
-              "diff-cache-changed": "warning", "diff-deleted": "warning"}
+              "diff-cache-changed": "warning", "diff-deleted": "warning",
+              # what the operator's webhook refuses on an update (rules/webhook_update.py)
+              "update-workload-provider": "error", "update-provider-override-identity": "error",
+              "update-replicas-scaling-adapter": "error", "update-topology-constraint": "error",
+              "update-kv-transfer-policy": "error", "update-gpu-memory-service-layout": "error",
+              "update-gpu-power-limit": "error", "update-runtime-version": "error", "restart-order-invalid": "error"}
     assert {name: r.severity for name, r in diff.DIFF_RULES.items()} == wanted
     codes = [r.code for r in diff.DIFF_RULES.values()]
     assert len(set(codes)) == len(codes) and not set(codes) & {r.code for r in REGISTRY.values()}

@@ -48,9 +48,11 @@ def apply_policy(result: CheckResult, config=None, annotations: bool = True, bas
 
 
 def check_loaded(loaded: LoadResult, schema_stage=None, namespace: str = "default") -> CheckResult:
+    from dgdlint.release import release_of
     from dgdlint.rules import run_rules
 
     model = build_model(loaded, namespace)
+    model.release = release_of(schema_stage)
     findings = list(model.findings)
     if schema_stage is not None:
         findings.extend(schema_stage.check(model.objects))

@@ -90,7 +90,7 @@ def load_side(side: Side, args, config) -> inputs.Inputs:
 
 def run(args) -> int:
     from dgdlint.commands.check import schema_stage_for
-    from dgdlint.diff import compare
+    from dgdlint.diff import compare, replaced_on_update
     from dgdlint.engine import CheckResult, check_loaded
     from dgdlint.model import build_model
 
@@ -119,6 +119,7 @@ def run(args) -> int:
         broken = " and ".join(s.describe() for s, bad in ((old_side, old_broken), (new_side, new_broken)) if bad)
         print(f"dgdlint diff: {broken} did not load cleanly; the two sides were not compared", file=sys.stderr)
     else:
+        result.findings = [f for f in result.findings if not replaced_on_update(f, old_model)]
         result.findings += compare(old_model, result.model)
     outcome.apply(result, decisions)
     return outcome.report(args, outcome.render_findings(result, args), result.failed)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from dgdlint.cosmos import is_cosmos_graph
 from dgdlint.diff.cache import cache_claim_changed, download_not_rerun, dropped
-from dgdlint.diff.comparison import Comparison, index_by_key, object_key
+from dgdlint.diff.comparison import Comparison, index_by_key, location, object_key
 from dgdlint.diff.deployment import immutable_fields, sessions_lost
 from dgdlint.diff.views import quantity, worker_view
 from dgdlint.findings import Finding
 from dgdlint.model import Model
 from dgdlint.rules.catalogue import DIFF_RULES
+from dgdlint.rules.webhook_update import REPLACED_ON_UPDATE, update_changes
+from dgdlint.webhook_model import GraphView
 
-__all__ = ["DIFF_RULES", "compare", "quantity", "worker_view"]
+__all__ = ["DIFF_RULES", "compare", "quantity", "replaced_on_update", "worker_view"]
 
 
 def compare(old: Model, new: Model) -> list[Finding]:
@@ -29,9 +31,19 @@ def compare(old: Model, new: Model) -> list[Finding]:
         if new_graph is None:
             continue
         immutable_fields(run, old_graph, new_graph)
+        for change in update_changes(GraphView(old_graph), GraphView(new_graph), new.release):
+            run.add(change.rule, new_graph.obj, change.path, change.message,
+                    location(old_graph.obj, change.old_path, change.old_note))
         if is_cosmos_graph(old_graph) or is_cosmos_graph(new_graph):
             sessions_lost(run, old_graph, new_graph)
             download_not_rerun(run, old_graph, new_graph)
             cache_claim_changed(run, old_graph, new_graph)
     dropped(run, old_index, new_index)
     return run.findings
+
+
+def replaced_on_update(finding: Finding, old: Model) -> bool:
+    """Whether a check finding on the new side is the create-time form of what the webhook judges
+    differently on an update (update-runtime-version's ratchet), for a graph the old side has."""
+    refs = old.memo("diff-graph-refs", lambda: {g.obj.ref for g in old.graphs})
+    return finding.rule in REPLACED_ON_UPDATE and finding.object_ref in refs

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from dgdlint.findings import Finding
 from dgdlint.model.objects import Container, KObject, as_list, as_map, as_str
+from dgdlint.release import NEWEST, Release
 
 
 @dataclass
@@ -164,6 +165,7 @@ class Model:
     pvcs: list[Pvc] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    release: Release = NEWEST  # the operator release the check is for (see release.py)
     _memo: dict = field(default_factory=dict, repr=False)
 
     def memo(self, key: str, compute):

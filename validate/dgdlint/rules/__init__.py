@@ -11,6 +11,11 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     streaming,
     video,
     fastvideo,
+    webhook_annotations,
+    webhook_components,
+    webhook_gpu,
+    webhook_grove,
+    webhook_topology,
 )
 from dgdlint.rules.registry import REGISTRY, Hit, Rule, run_rules
 

@@ -1,6 +1,6 @@
 """Admission facts (DOMAIN section 4) that the operator enforces only at apply, or not at all, and that
 hold without a CRD at hand: at least one component, quantities that parse, a known backend
-framework, names within Grove's budget."""
+framework. (Grove's name budget and the rest of the operator's webhook: the webhook_* modules.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from dgdlint.quantity import is_quantity
 from dgdlint.rules.registry import Hit, rule
 
 BACKEND_FRAMEWORKS = ("vllm", "sglang", "trtllm")
-GROVE_NAME_BUDGET = 45
 
 
 @rule(
@@ -71,21 +70,3 @@ def backend_framework_invalid(model: Model):
             yield Hit(graph.obj, ("spec", "backendFramework"),
                       f"{graph.obj.label}: backendFramework {graph.backend_framework!r} is not one of "
                       f"{', '.join(BACKEND_FRAMEWORKS)}")
-
-
-@rule(
-    name="grove-name-budget", code="DGD604", severity="warning", family="admission",
-    title="Graph and component names fit Grove's 45-character budget",
-    rationale="""When the operator deploys through Grove, the graph name and each component name form
-    the names of Grove's resources, and Grove rejects a combined length over 45 characters.""",
-    remediation="Shorten the DynamoGraphDeployment name (the Helm release) or the component name.",
-)
-def grove_name_budget(model: Model):
-    for graph in model.graphs:
-        for component in graph.components:
-            total = len(graph.obj.name) + len(component.name)
-            if total > GROVE_NAME_BUDGET:
-                key_path = component.path if graph.shape == "services" else component.path + ("name",)
-                yield Hit(graph.obj, key_path,
-                          f"{graph.obj.name!r} + {component.name!r} is {total} characters, over Grove's "
-                          f"{GROVE_NAME_BUDGET}")

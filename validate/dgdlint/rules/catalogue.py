@@ -7,27 +7,14 @@ rule list, the configuration's and the annotations' rule names, the generated do
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 
 from dgdlint.rules import REGISTRY, Rule
+from dgdlint.rules.registry import DiffRule
+from dgdlint.rules.webhook_update import UPDATE_RULES
 
 # ---------------------------------------------------------------------------------------------
 # The diff rules, as data: the same fields as a rule of the registry, so the catalogue and
 # `explain` can read them, but each compares two models instead of checking one.
-
-
-@dataclass(frozen=True)
-class DiffRule:
-    name: str
-    code: str
-    severity: str
-    title: str
-    rationale: str
-    remediation: str
-    reads: tuple[str, ...] = ("DynamoGraphDeployment",)
-    family: str = "diff"
-    fail_example: str = ""
-    pass_example: str = ""
 
 
 def _text(paragraph: str) -> str:
@@ -89,6 +76,7 @@ DIFF_RULES: dict[str, DiffRule] = {r.name: r for r in (
         step."""),
         reads=("DynamoGraphDeployment", "PersistentVolumeClaim"),
     ),
+    *UPDATE_RULES,
 )}
 
 

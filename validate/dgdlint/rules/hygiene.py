@@ -209,8 +209,11 @@ def duplicate_env(model: Model):
                 if not name:
                     continue
                 if name in first:
+                    # the graph-level list (directly under spec) reaches every component: it is the graph's
+                    where = f"{container.obj.label} graph-level env" if len(path) == 2 and path[0] == "spec" \
+                        else f"{owner.label}: env"
                     yield Hit(container.obj, path + (index, "name"),
-                              f"{owner.label}: env {name} appears twice (first at entry {first[name]})",
+                              f"{where} {name} appears twice (first at entry {first[name]})",
                               related=[container.obj.location(path + (first[name], "name"), "first entry")])
                 else:
                     first[name] = index

@@ -17,6 +17,7 @@ from dgdlint.cosmos import (
 )
 from dgdlint.model import Model
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.webhook_model import graph_views
 
 
 @rule(
@@ -95,26 +96,42 @@ def image_tag_pinned(model: Model):
                 "`main` container of podTemplate).",
 )
 def main_image_missing(model: Model):
-    for graph in model.graphs:
-        for component in graph.components:
-            if not component.main.image:
-                yield Hit(graph.obj, component.main.path, f"{component.label} has no main image")
+    for view in graph_views(model):
+        for component in view.components:
+            main = component.component.main
+            if not component.main_declared:
+                yield Hit(view.obj, component.path + ("podTemplate", "spec", "containers"),
+                          f"{component.component.label} has no container named `main`: the operator finds no "
+                          f"main image")
+            elif not main.image:
+                yield Hit(view.obj, main.path, f"{component.component.label} has no main image")
+
+
+def _overridable(model: Model, view, component) -> bool:
+    """Whether the release the check is for has runtimeVersionOverride (1.1.0 does not)."""
+    return model.release.has_field(view.obj.version, view.component_schema_path("runtimeVersionOverride"))
 
 
 @rule(
     name="runtime-version-required", code="DGD204", severity="error", family="admission",
     title="A non-semver image tag comes with runtimeVersionOverride",
-    rationale="""The operator (1.4+) reads the Dynamo runtime version from the main image's tag; when the
-    tag is not semver (`:latest`, `:my-tag`, a digest) it rejects the component unless
-    `runtimeVersionOverride` says which runtime the image carries.""",
+    rationale="""The operator (1.4+) reads the Dynamo runtime version from the main image's tag, strictly
+    `MAJOR.MINOR.PATCH` with an optional `v`, pre-release and build, no leading zeros; when the tag is
+    not that (`:latest`, `:my-tag`, `:1.5`, a digest alone) its webhook rejects the component unless
+    `runtimeVersionOverride` says which runtime the image carries. On an update it lets an unchanged
+    image and override through (see `dgdlint diff`). Not reported for a release whose schema has no
+    `runtimeVersionOverride` (1.1.0), which reads no runtime version.""",
     remediation="Add `runtimeVersionOverride: \"<dynamo runtime version>\"` to the component, or use a "
                 "semver tag.",
 )
 def runtime_version_required(model: Model):
-    for graph in model.graphs:
-        for component in graph.components:
+    for view in graph_views(model):
+        graph = view.graph
+        for component_view in view.components:
+            component = component_view.component
             image = component.main.image
-            if not image or component.runtime_version_override or placeholder_in(image):
+            if not image or component.runtime_version_override or placeholder_in(image) or \
+                    not component_view.main_declared or not _overridable(model, view, component_view):
                 continue
             tag, digest = image_tag(image)
             if not is_semver(tag):
@@ -127,17 +144,23 @@ def runtime_version_required(model: Model):
 @rule(
     name="runtime-version-advised", code="DGD205", severity="warning", family="admission",
     title="A NIM image names its Dynamo runtime with runtimeVersionOverride",
-    rationale="""A NIM image's semver tag is the NIM release (e.g. 2.1.0), not the Dynamo runtime it
-    bundles (1.5.0). Without an override the operator assumes the wrong runtime version and applies
-    the wrong defaults; it warns at admission.""",
+    rationale="""The operator takes the Dynamo runtime version from `runtimeVersionOverride`, else from the
+    main image's semver tag, and renders runtime-version-gated pod settings by it (from 1.5.0; a
+    changed version also rolls the workers). A NIM image's tag is the NIM release (e.g. 2.1.0), not the
+    Dynamo runtime it bundles (1.5.0), so without an override the operator renders for a runtime the
+    image does not have. The webhook accepts this silently (it has no such warning): this is dgdlint's
+    advice. Not reported for a release whose schema has no `runtimeVersionOverride` (1.1.0).""",
     remediation="Add `runtimeVersionOverride: \"1.5.0\"` (the runtime the NIM bundles) to every component "
                 "that runs the NIM image.",
 )
 def runtime_version_advised(model: Model):
-    for graph in model.graphs:
-        for component in graph.components:
+    for view in graph_views(model):
+        graph = view.graph
+        for component_view in view.components:
+            component = component_view.component
             image = component.main.image
-            if not image or component.runtime_version_override or not is_nim_image(image):
+            if not image or component.runtime_version_override or not is_nim_image(image) or \
+                    not _overridable(model, view, component_view):
                 continue
             tag, _ = image_tag(image)
             if is_semver(tag):

@@ -38,6 +38,22 @@ class Rule:
     pass_example: str = ""
 
 
+@dataclass(frozen=True)
+class DiffRule:
+    """A rule of `dgdlint diff`: the same fields as a check rule, but its comparison reads two models."""
+
+    name: str
+    code: str
+    severity: str
+    title: str
+    rationale: str
+    remediation: str
+    reads: tuple[str, ...] = ("DynamoGraphDeployment",)
+    family: str = "diff"
+    fail_example: str = ""
+    pass_example: str = ""
+
+
 REGISTRY: dict[str, Rule] = {}
 
 

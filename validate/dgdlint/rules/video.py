@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dgdlint.model import Model
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.runtime_images import sets_video_capability
 from dgdlint.video import (
     ALLOW_INTERNAL_ENV,
     CODECS_ANNOTATION,
@@ -154,13 +155,15 @@ def video_driver_capability_missing(model: Model):
     name="video-driver-capability-unset", code="DGD704", severity="warning", family="video",
     title="A GPU worker that decodes video sets NVIDIA_DRIVER_CAPABILITIES",
     rationale=_NVDEC + "Unset, the container gets whatever the image declares, which may or may not "
-                       "include `video` (CUDA base images default to `compute,utility`). " + _TAKES_MEDIA,
+                       "include `video` (CUDA base images default to `compute,utility`). Images known to declare "
+                       "it (NVIDIA's Dynamo vLLM runtime, any tag; the list is dgdlint's data/runtime-images.yaml) "
+                       "are not reported. " + _TAKES_MEDIA,
     remediation="Set NVIDIA_DRIVER_CAPABILITIES=compute,utility,video on every GPU worker that takes media, or "
                 "declare `dgdlint/video-codecs: none` on a graph that takes images only.",
 )
 def video_driver_capability_unset(model: Model):
     for graph, worker, gpus in _decoding_workers(model):
-        if worker.main.env_var(DRIVER_CAPABILITIES_ENV) is None:
+        if worker.main.env_var(DRIVER_CAPABILITIES_ENV) is None and not sets_video_capability(worker.main.image):
             yield Hit(graph.obj, env_path(worker.component, DRIVER_CAPABILITIES_ENV),
                       f"{worker.label} takes media on {gpus} GPU(s) and decodes {graph.codecs.hardware_text()} "
                       f"on NVDEC, but does not set {DRIVER_CAPABILITIES_ENV}: the image's default decides "

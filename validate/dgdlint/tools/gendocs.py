@@ -1,4 +1,5 @@
-"""Generated documentation: the README's preset table, values reference and rule table, and docs/rules.md.
+"""Generated documentation: the README's preset table, values reference and rule table, docs/rules.md and
+docs/parity.md.
 
 `--write` regenerates them in place; `--check` fails (exit 1) when the committed text has drifted."""
 
@@ -13,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 README = ROOT / "README.md"
 RULES_DOC = ROOT / "docs" / "rules.md"
+PARITY_DOC = ROOT / "docs" / "parity.md"
 CHART = ROOT / "charts" / "cosmos3-reasoner"
 VALUES = ROOT / "values"
 
@@ -50,7 +52,9 @@ def expected_files() -> dict[Path, str]:
     readme = README.read_text(encoding="utf-8")
     for name, body in sections().items():
         readme = fill(readme, name, body)
-    return {README: readme, RULES_DOC: rules_page()}
+    from dgdlint.parity import parity_page
+
+    return {README: readme, RULES_DOC: rules_page(), PARITY_DOC: parity_page()}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,68 @@
+"""The Dynamo operator release a check is for, as far as rules need it: which DGD fields it has.
+
+Only the newest operator's webhook source is at hand, so a rule about a field applies to a release
+exactly when that release's DGD schema has the field: `runtimeVersionOverride` is not in 1.1.0's
+schema, so no rule requires or advises it there. The release comes from the schema the check uses
+(the bundled release chosen, or the DGD CRD given); with no DGD schema at all the newest release is assumed, and every
+field is taken to exist."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+DGD_KEY = ("nvidia.com", "DynamoGraphDeployment")
+
+
+@dataclass(frozen=True)
+class Release:
+    name: str
+    # DGD apiVersion version (v1alpha1, v1beta1) -> the JSON schema of the object, or a schema stage's CRD
+    # version whose `.schema` is read only when a rule asks; empty: every field exists
+    dgd_schemas: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def known(self) -> bool:
+        return bool(self.dgd_schemas)
+
+    def has_field(self, version: str, path: tuple[str, ...]) -> bool:
+        """Whether a DGD of this apiVersion version can hold `path` (`*` for a list item or map value)."""
+        if not self.dgd_schemas:
+            return True
+        node = self.dgd_schemas.get(version)
+        node = getattr(node, "schema", node)
+        if node is None:
+            return False  # the release does not serve this version (the schema stage says so)
+        for part in path:
+            if not isinstance(node, dict):
+                return False
+            if part == "*":
+                following = node.get("items", node.get("additionalProperties"))
+            else:
+                following = (node.get("properties") or {}).get(part)
+                if following is None:
+                    # a closed object lacks the field; an open one (preserve-unknown-fields) may hold it
+                    return node.get("additionalProperties") is not False and "properties" not in node
+            if not isinstance(following, dict):
+                return following is True or following is None
+            node = following
+        return True
+
+
+NEWEST = Release("newest")
+
+
+def release_of(schema_stage) -> Release:
+    """The release of the DGD schema a schema stage uses; the newest when it has none."""
+    if schema_stage is None:
+        return NEWEST
+    schemas = {version: crd for (group, kind, version), crd in getattr(schema_stage, "crds", {}).items()
+               if (group, kind) == DGD_KEY}
+    if not schemas:
+        return NEWEST
+    bundled = getattr(schema_stage, "release", None)
+    if bundled is not None and hasattr(bundled, "label"):
+        name = bundled.label()
+    else:
+        name = ", ".join(getattr(schema_stage, "crd_sources", None) or []) or "the given CRD"
+    return Release(name, schemas)

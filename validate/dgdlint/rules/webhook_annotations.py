@@ -1,0 +1,154 @@
+"""Annotations and labels as the Dynamo operator's webhook and the API server read them: the operator's
+own annotation keys take only the values it knows, intra-pod failover needs container discovery, and
+every annotation and label value is a string."""
+
+from __future__ import annotations
+
+import re
+
+from dgdlint.model import Model, as_map, as_str
+from dgdlint.rules.registry import Hit, rule
+from dgdlint.webhook_model import (
+    DISCOVERY_MODE,
+    GROVE_UPDATE_STRATEGY,
+    INTRA_POD,
+    ORIGIN_VERSION,
+    VLLM_EXECUTOR_BACKEND,
+    WORKLOAD_PROVIDER,
+    graph_views,
+)
+
+# The operator parses the origin version leniently (Masterminds semver's NewVersion): `1.2`, `v1` and
+# `1.4.0-rc.1` pass; words, empty strings and four parts do not.
+_LOOSE_SEMVER = re.compile(r"v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?"
+                           r"(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?")
+_UINT64_MAX = 2**64 - 1
+
+
+def is_loose_semver(text: str) -> bool:
+    match = _LOOSE_SEMVER.fullmatch(text)
+    if match is None:
+        return False
+    if any(int(part.lstrip(".")) > _UINT64_MAX for part in match.groups()[:3] if part):
+        return False
+    pre = match.group(4) or ""
+    return not any(part.isdigit() and len(part) > 1 and part[0] == "0" for part in pre.split(".") if pre)
+
+
+# key -> (allowed values, compared case-insensitively)
+_CHOICES = {
+    VLLM_EXECUTOR_BACKEND: (("mp", "ray"), True),
+    GROVE_UPDATE_STRATEGY: (("RollingRecreate", "OnDelete"), False),
+    DISCOVERY_MODE: (("pod", "container"), False),
+    WORKLOAD_PROVIDER: (("component", "grove"), False),
+}
+
+
+def _choice_problem(key: str, text: str | None) -> str | None:
+    allowed, fold = _CHOICES[key]
+    value = (text or "").lower() if fold else text
+    if value in ((a.lower() for a in allowed) if fold else allowed):
+        return None
+    return f"is {text!r}; the operator accepts {' or '.join(repr(a) for a in allowed)}"
+
+
+@rule(
+    name="operator-annotation-invalid", code="DGD610", severity="error", family="admission",
+    title="The operator's annotations carry values it accepts",
+    rationale="""The operator's validating webhook rejects a DynamoGraphDeployment whose
+    `nvidia.com/dynamo-operator-origin-version` is not a version, whose
+    `nvidia.com/vllm-distributed-executor-backend` (on the graph, or on a v1alpha1 service) is not
+    `mp` or `ray`, whose `nvidia.com/grove-update-strategy` is not `RollingRecreate` or `OnDelete`,
+    whose `nvidia.com/dynamo-kube-discovery-mode` is not `pod` or `container`, or whose
+    `nvidia.com/workload-provider` is not `component` or `grove`. (The operator writes the workload
+    provider itself at create and refuses any later change of it.)""",
+    remediation="Use one of the values the message lists, or remove the annotation to get the operator's "
+                "default.",
+)
+def operator_annotation_invalid(model: Model):
+    for view in graph_views(model):
+        label = view.obj.label
+        origin = view.annotation(ORIGIN_VERSION)
+        if origin is not None and not is_loose_semver(origin.text or ""):
+            yield Hit(view.obj, origin.path, f"{label}: annotation {ORIGIN_VERSION} is {origin.text!r}, not a "
+                                             "semantic version")
+        for key in _CHOICES:
+            found = view.annotation(key)
+            problem = _choice_problem(key, found.text) if found is not None else None
+            if problem:
+                yield Hit(view.obj, found.path, f"{label}: annotation {key} {problem}")
+        for component in view.components:
+            annotations = as_map(component.service_annotations.value)
+            if VLLM_EXECUTOR_BACKEND in annotations:
+                problem = _choice_problem(VLLM_EXECUTOR_BACKEND, as_str(annotations[VLLM_EXECUTOR_BACKEND]))
+                if problem:
+                    yield Hit(view.obj, component.service_annotations.path + (VLLM_EXECUTOR_BACKEND,),
+                              f"{component.component.label}: annotation {VLLM_EXECUTOR_BACKEND} {problem}")
+
+
+@rule(
+    name="intra-pod-failover-discovery", code="DGD611", severity="error", family="admission",
+    title="Intra-pod failover runs with container discovery",
+    rationale="""With intra-pod GPU memory service failover (a primary and a shadow engine in one pod) the
+    engines are told apart per container, so the operator's webhook rejects the graph unless
+    `nvidia.com/dynamo-kube-discovery-mode` is `container`.""",
+    remediation='Annotate the DynamoGraphDeployment with `nvidia.com/dynamo-kube-discovery-mode: "container"`.',
+)
+def intra_pod_failover_discovery(model: Model):
+    for view in graph_views(model):
+        intra = [c for c in view.components if c.failover_mode == INTRA_POD]
+        if not intra:
+            continue
+        mode = view.annotation(DISCOVERY_MODE)
+        if mode is not None and mode.text == "container":
+            continue
+        where = mode.path if mode is not None else ("metadata",)
+        shown = f"is {mode.text!r}" if mode is not None else "is not set"
+        yield Hit(view.obj, where,
+                  f"{intra[0].component.label} uses intra-pod failover, but annotation "
+                  f"{DISCOVERY_MODE} {shown}; it must be \"container\"",
+                  related=[view.obj.location(intra[0].failover.path, "the intra-pod failover")])
+
+
+def _builtin(group: str) -> bool:
+    return "." not in group or group.endswith(".k8s.io")
+
+
+def _metadata_maps(model: Model):
+    """(object, path of an annotation or label map) for custom resources' metadata and a graph's nested maps.
+    Built-in kinds are left to the schema stage, whose Kubernetes schemas say the same."""
+    for obj in model.objects:
+        if _builtin(obj.group):
+            continue
+        for key in ("annotations", "labels"):
+            yield obj, ("metadata", key)
+    for view in graph_views(model):
+        for key in ("annotations", "labels"):
+            yield view.obj, ("spec", key)
+        for component in view.components:
+            yield view.obj, component.pod_annotations_path
+            yield view.obj, component.pod_annotations_path[:-1] + ("labels",)
+            if component.alpha:
+                yield view.obj, component.path + ("annotations",)
+                yield view.obj, component.path + ("labels",)
+
+
+@rule(
+    name="metadata-value-not-string", code="DGD612", severity="error", family="admission",
+    title="Annotation and label values are strings",
+    rationale="""Annotations and labels map strings to strings. An unquoted `true`, `false`, `yes`, `1` or
+    `2.0` in YAML is a boolean or a number, and the API server refuses the object ("cannot unmarshal
+    bool into ... of type string"); the operator's annotations such as
+    `nvidia.com/enable-grove: false` are the usual case.""",
+    remediation='Quote the value: `nvidia.com/enable-grove: "false"`.',
+    reads=("DynamoGraphDeployment", "custom resources' metadata"),
+)
+def metadata_value_not_string(model: Model):
+    for obj, path in _metadata_maps(model):
+        for key, value in as_map(obj.get(path)).items():
+            if value is not None and not isinstance(value, str):
+                kind = "annotation" if path[-1] == "annotations" else "label"
+                shown = {True: "true", False: "false"}.get(value, value) if isinstance(value, bool) else value
+                yield Hit(obj, path + (key,),
+                          f"{obj.label}: {kind} {key} is {type(value).__name__} {shown!r}, not a string; the API "
+                          f"server refuses it")

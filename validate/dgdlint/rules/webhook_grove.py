@@ -1,0 +1,225 @@
+"""The Grove pathway as the Dynamo operator's webhook sees it: the names Grove's resources get, the
+settings that exist only on the Grove pathway, and provider overrides (Grove objects patched into
+what the operator renders)."""
+
+from __future__ import annotations
+
+from dgdlint.model import Model, as_map
+from dgdlint.rules.registry import Hit, rule
+from dgdlint.webhook_model import GROVE_API_VERSION, ComponentView, GraphView, Override, graph_views
+
+GROVE_NAME_BUDGET = 45
+MIN_PCS_NAME = 8
+
+
+def _fnv32a(data: bytes) -> int:
+    value = 0x811C9DC5
+    for byte in data:
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return value
+
+
+def _role_names(component: ComponentView) -> list[str]:
+    """The PodClique names Grove renders for a component (the operator's role expansion)."""
+    name, nodes = component.component.name, component.node_count
+    if nodes > 1 and component.inter_pod_gms:
+        names = []
+        for rank in range(nodes):
+            names.append(f"{name}-gms-{rank}")
+            names.append(f"{name}-ldr" if rank == 0 else f"{name}-wkr-{rank}")
+        return names
+    if nodes > 1:
+        return [f"{name}-ldr", f"{name}-wkr"]
+    if component.inter_pod_gms:
+        return [f"{name}-gms-0", name]
+    return [name]
+
+
+def longest_clique_name(component: ComponentView) -> str:
+    longest = component.component.name.lower()
+    if component.uses_scaling_group:
+        for role in _role_names(component):
+            if len(role) > len(longest):
+                longest = role.lower()
+    return longest
+
+
+def _component_budget(component: ComponentView) -> int:
+    own = len(component.component.name.lower())
+    return own + len(longest_clique_name(component)) if component.uses_scaling_group else own
+
+
+def pcs_name(dgd_name: str, components: list[ComponentView]) -> str:
+    """The PodCliqueSet name the operator gives a graph: its own name when it fits what the longest
+    component leaves of the budget, else shortened with a hash of the full name."""
+    budget = max(MIN_PCS_NAME, GROVE_NAME_BUDGET - max((_component_budget(c) for c in components), default=0))
+    if len(dgd_name) <= budget:
+        return dgd_name
+    return f"{dgd_name[:budget - 5]}-{_fnv32a(dgd_name.encode()) & 0xFFFF:04x}"
+
+
+@rule(
+    name="grove-name-budget", code="DGD604", severity="error", family="admission",
+    title="Grove resource names fit the 45-character budget",
+    rationale="""On the Grove pathway a component's pods are named from the PodCliqueSet, the scaling group
+    and the PodClique, and the operator's webhook rejects a graph where they exceed 45 characters. The
+    PodCliqueSet takes the graph's name, shortened by the operator with a hash suffix when it does not
+    fit beside the longest component (never below 8 characters), so a long graph name is fine; what
+    cannot be shortened is the component part: its name, and for a multinode, inter-pod GPU memory
+    service or forced scaling-group component also its longest PodClique name (`<name>-ldr`,
+    `<name>-wkr-<rank>`, `<name>-gms-<rank>`). With `nvidia.com/enable-grove: "false"` no Grove
+    resources exist and nothing counts.""",
+    remediation="Shorten the component name (and with it its PodClique names).",
+)
+def grove_name_budget(model: Model):
+    for view in graph_views(model):
+        if not view.grove_pathway[0]:
+            continue
+        components = view.components
+        pcs = pcs_name(view.obj.name, components)
+        for component in components:
+            name = component.component.name
+            total = len(pcs) + len(name.lower())
+            detail = f"PodCliqueSet {pcs!r} + {name.lower()!r}"
+            if component.uses_scaling_group:
+                longest = longest_clique_name(component)
+                total += len(longest)
+                detail += f" + PodClique {longest!r}"
+            if total > GROVE_NAME_BUDGET:
+                key_path = component.path if view.alpha else component.path + ("name",)
+                yield Hit(view.obj, key_path, f"{component.component.label}: {detail} is {total} characters, over "
+                                              f"Grove's {GROVE_NAME_BUDGET}; the operator rejects the graph")
+
+
+def _grove_only_settings(view: GraphView):
+    """(path, what) of every setting the webhook accepts only on the Grove pathway."""
+    if view.obj.get(("spec", "priorityClassName")):
+        yield ("spec", "priorityClassName"), f"{view.obj.label}: spec.priorityClassName"
+    for component in view.components:
+        label = component.component.label
+        if component.field("minAvailable").present:
+            yield component.field("minAvailable").path, f"{label}: minAvailable"
+        if component.forced_scaling_group:
+            yield component.force_scaling_group.path, f"{label}: grove.forceScalingGroup"
+        if component.inter_pod_gms:
+            yield component.gms.path + ("mode",), f"{label}: the inter-pod GPU memory service layout"
+    topology_name = view.kv_transfer_policy.path + ("clusterTopologyName",)
+    if view.obj.get(topology_name):
+        yield topology_name, f"{view.obj.label}: kvTransferPolicy.clusterTopologyName"
+
+
+@rule(
+    name="grove-pathway-required", code="DGD613", severity="error", family="admission",
+    title="Grove-only settings are used on the Grove pathway",
+    rationale="""`spec.priorityClassName`, a component's `minAvailable`, `grove.forceScalingGroup`, the
+    inter-pod GPU memory service layout and a KV transfer policy's `clusterTopologyName` are carried out
+    by Grove. The operator's webhook rejects them when the graph does not run on Grove, which a graph
+    asks for with `nvidia.com/enable-grove: "false"`.""",
+    remediation='Remove the setting, or let the graph run on Grove (remove `nvidia.com/enable-grove: "false"`).',
+)
+def grove_pathway_required(model: Model):
+    for view in graph_views(model):
+        grove, reason, where = view.grove_pathway
+        if grove:
+            continue
+        for path, what in _grove_only_settings(view):
+            yield Hit(view.obj, path, f"{what} requires the Grove pathway, but {reason}",
+                      related=[view.obj.location(where, "Grove turned off here")])
+
+
+def expected_target(override: Override, component: ComponentView | None) -> tuple[str | None, str | None]:
+    """(the Grove object an override patches in its place, or None with why it has no place)."""
+    if override.scope == "root":
+        return "PodCliqueSet", None
+    if override.scope == "component":
+        return ("PodCliqueScalingGroupConfig" if component.uses_scaling_group else "PodCliqueTemplateSpec"), None
+    if not component.is_multinode:
+        return None, f"a {override.scope} override needs a multinode component"
+    if component.inter_pod_gms:
+        return None, f"a {override.scope} override is not supported for an inter-pod GPU memory service component"
+    return "PodCliqueTemplateSpec", None
+
+
+def value_problems(override: Override, target: str):
+    """(relative path, problem) of a value against what the target lets a user own: only the topology."""
+    value = override.value
+    if not isinstance(value, dict):
+        yield (), "must be an object"
+        return
+    nest = ("spec", "template") if target == "PodCliqueSet" else ()
+    node, at = value, ()
+    for key in nest + ("topologyConstraint",):
+        for other in sorted(k for k in node if k != key):
+            yield at + (other,), "is owned by Dynamo (only the topologyConstraint may be overridden)"
+        if not isinstance(node.get(key), dict):
+            yield at + (key,), "is required (an object)"
+            return
+        node, at = node[key], at + (key,)
+
+
+def _overrides(view: GraphView):
+    if view.provider_override is not None:
+        yield view.provider_override, None
+    for component in view.components:
+        if component.provider_override is not None:
+            yield component.provider_override, component
+        for override in component.role_overrides():
+            yield override, component
+
+
+@rule(
+    name="provider-override-invalid", code="DGD614", severity="error", family="admission",
+    title="Provider overrides patch the Grove object of their place, and only its topology",
+    rationale="""A `providerOverride` patches the Grove object the operator renders for its place: the
+    PodCliqueSet at the graph, the PodClique template or scaling-group config at a component, a
+    PodClique template at a multinode leader or worker. The operator's webhook rejects one on a graph
+    that does not run on Grove, without `apiVersion: grove.io/v1alpha1`, with a `target` other than
+    its place's object, at a multinode role of a component that is not multinode or uses the inter-pod
+    GPU memory service layout, and a value that sets anything but the topology constraint
+    (`spec.template.topologyConstraint` at the graph, `topologyConstraint` elsewhere).""",
+    remediation="Use `apiVersion: grove.io/v1alpha1`, leave `target` out (the operator fills it in), and put only "
+                "`topologyConstraint` in the value.",
+)
+def provider_override_invalid(model: Model):
+    for view in graph_views(model):
+        grove, reason, where = view.grove_pathway
+        for override, component in _overrides(view):
+            owner = component.component.label if component else view.obj.label
+            if not grove:
+                yield Hit(view.obj, override.path, f"{owner}: a providerOverride requires the Grove workload "
+                                                   f"provider, but {reason}",
+                          related=[view.obj.location(where, "Grove turned off here")])
+                continue
+            if override.api_version != GROVE_API_VERSION:
+                shown = "is missing" if not override.api_version else f"is {override.api_version!r}"
+                yield Hit(view.obj, override.path + (("apiVersion",) if override.api_version else ()),
+                          f"{owner}: providerOverride apiVersion {shown}; the operator accepts {GROVE_API_VERSION!r}")
+                continue
+            target, why_none = expected_target(override, component)
+            if target is None:
+                yield Hit(view.obj, override.path, f"{owner}: {why_none}")
+                continue
+            if override.target and override.target != target:
+                yield Hit(view.obj, override.path + ("target",),
+                          f"{owner}: providerOverride target is {override.target!r}; at this place it must be "
+                          f"{target!r} (or left out)")
+                continue
+            for relative, problem in value_problems(override, target):
+                yield Hit(view.obj, override.path + ("value",) + relative,
+                          f"{owner}: providerOverride value{'.' if relative else ''}"
+                          f"{'.'.join(relative)} {problem}")
+
+
+def grove_override_writes_topology(override: Override, component: ComponentView | None) -> bool:
+    target = override.target or expected_target(override, component)[0]
+    value = as_map(override.value)
+    if target == "PodCliqueSet":
+        return "topologyConstraint" in as_map(as_map(value.get("spec")).get("template"))
+    return target is not None and "topologyConstraint" in value
+
+
+def topology_overrides(view: GraphView):
+    """The provider overrides of a graph that write a Grove topology constraint."""
+    for override, component in _overrides(view):
+        if override.api_version == GROVE_API_VERSION and grove_override_writes_topology(override, component):
+            yield override
