@@ -7,24 +7,32 @@ CHART  := charts/cosmos3-reasoner
 PRESET ?= nano-fp8
 RELEASE ?= cosmos3-reasoner
 NAMESPACE ?= default
-CRD    ?= ../shared/reference/dynamo-crds/nvidia.com_dynamographdeployments.yaml
-DYNAMO_CRDS ?= ../shared/reference/dynamo-crds
+# DYNAMO_CRDS: the folder of upstream Dynamo CRDs `make schemas` regenerates schemas/ from (no default:
+# the CRDs are not part of this repository)
+DYNAMO_CRDS ?=
 DYNAMO_VERSION ?=
 OUT    ?= out
+
+MAKEFLAGS += --no-print-directory
 
 .PHONY: setup render validate test test-fast lint docs docs-check bench clean package schemas
 
 setup: $(STAMP)
 
+# Quiet on stdout (progress on stderr), so that `make render > manifests.yaml` holds only manifests.
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
-	touch $(STAMP)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) >&2
+	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
+	@$(BIN)/python -m pip install --quiet -e '.[test,cluster,helm]' >&2
+	@touch $(STAMP)
 
-## render PRESET=<name>: print the manifests of values/<name>.yaml
+## render PRESET=<name>: print the manifests of values/<name>.yaml (`nano-fp8` or `nano-fp8.yaml`), nothing else
 render: setup
-	$(BIN)/dgdlint render --chart $(CHART) -f values/$(PRESET).yaml --release $(RELEASE) --namespace $(NAMESPACE)
+	@preset='$(basename $(notdir $(PRESET)))'; \
+	if [ ! -f "values/$$preset.yaml" ]; then \
+	  echo "make render: no preset '$(PRESET)'; the presets are:" >&2; ls values | sed 's/\.yaml$$//; s/^/  /' >&2; exit 2; \
+	fi; \
+	$(BIN)/dgdlint render --chart $(CHART) -f "values/$$preset.yaml" --release $(RELEASE) --namespace $(NAMESPACE)
 
 ## validate: render every preset and check it (bundled schemas of DYNAMO_VERSION, default the newest), fail on any error
 validate: setup
@@ -32,6 +40,7 @@ validate: setup
 
 ## schemas: regenerate schemas/ (one tree per Dynamo release) from the upstream CRDs in DYNAMO_CRDS
 schemas: setup
+	@test -n "$(DYNAMO_CRDS)" || { echo "make schemas: give DYNAMO_CRDS=<folder of the upstream Dynamo CRDs>" >&2; exit 2; }
 	$(BIN)/dgdlint schemas write --out schemas --release 1.1.0 --repository ai-dynamo/dynamo --ref v1.1.0 \
 	  --commit 0dd5374474c497f3dacc4fabdbac5c6f275e5acb --date 2026-05-04 \
 	  $(foreach kind,dynamographdeployments dynamographdeploymentrequests dynamocomponentdeployments,\

@@ -27,7 +27,7 @@ EXPECTED = {
     "deep-block-nesting.yaml": (1, "yaml-limits", 201),
     "deep-flow-nesting.yaml": (1, "yaml-syntax", 1),
     "duplicate-keys.yaml": (1, "yaml-duplicate-key", 5),
-    "empty-documents.yaml": (0, None, None),
+    "empty-documents.yaml": (1, "no-objects", 1),  # empty input is not a pass
     "invalid-utf8.yaml": (1, "yaml-encoding", 4),
     "list-document.yaml": (1, "not-an-object", 1),
     "no-api-version.yaml": (1, "not-an-object", 1),

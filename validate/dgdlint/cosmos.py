@@ -245,8 +245,12 @@ def is_semver(tag: str | None) -> bool:
     return bool(tag) and bool(_SEMVER.match(tag))
 
 
-# `<nim-image-build>` in NVIDIA's references, `${VLLM_IMAGE}` in envsubst templates: a value to fill in.
-_PLACEHOLDER = re.compile(r"<[A-Za-z][A-Za-z0-9 _.:/-]*>|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+# `<nim-image-build>` in NVIDIA's references, `${VLLM_IMAGE}` in envsubst templates, `{{ .Release.Name }}` in an
+# unrendered Helm template: a value to fill in. Only Helm's own references count as Helm syntax, so that
+# Prometheus' `{{ $labels.pod }}` in an alert's text is left alone.
+_HELM_REFERENCE = (r"\{\{-?\s*(?:\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|(?:include|template|tpl)\s)"
+                   r"[^}]*\}\}")
+_PLACEHOLDER = re.compile(r"<[A-Za-z][A-Za-z0-9 _.:/-]*>|\$\{[A-Za-z_][A-Za-z0-9_]*\}|" + _HELM_REFERENCE)
 
 
 def placeholder_in(text: str | None) -> str | None:

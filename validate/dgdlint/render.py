@@ -19,6 +19,22 @@ class RenderError(Exception):
     """The chart did not render: bad values, a failed template, a schema violation."""
 
 
+class EngineMissing(Exception):
+    """No Helm engine: no `helm` binary on PATH and the embedded SDK not installed (the `helm` extra)."""
+
+    def __init__(self):
+        super().__init__("no Helm engine: put the helm binary on PATH, or install the embedded one with "
+                         "pip install 'dgdlint[helm]'")
+
+
+def _helm_sdk():
+    try:
+        import helm_python
+    except ImportError:
+        raise EngineMissing() from None
+    return helm_python
+
+
 @dataclass(frozen=True)
 class RenderedTemplate:
     """One template's output. `source` is the chart-relative path, e.g. `cosmos3-reasoner/templates/job.yaml`."""
@@ -85,7 +101,7 @@ def merge_values(base: dict, override: dict) -> dict:
 
 def user_values(request: RenderRequest) -> dict:
     """The values a user supplies (files in order, then --set, then --set-string), parsed by Helm."""
-    import helm_python
+    helm_python = _helm_sdk()
 
     values: dict = {}
     try:
@@ -107,7 +123,7 @@ def user_values(request: RenderRequest) -> dict:
 
 
 def _sdk_render_all(request: RenderRequest) -> dict[str, str]:
-    import helm_python
+    helm_python = _helm_sdk()
 
     values = user_values(request)
     try:

@@ -442,7 +442,9 @@ def _seconds(minimum_exclusive: bool):
 
 def parse_arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
     parser = _Parser(prog=prog, description="Check a live Cosmos3 Reasoner frontend: health, models and, with "
-                                            "--streaming, one REST session round trip.")
+                                            "--streaming, one REST session round trip.",
+                     epilog=f"example:\n  {prog} --url http://localhost:8000 --streaming --wait 600",
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", required=True, help="frontend base URL, e.g. http://localhost:8000")
     parser.add_argument("--streaming", action="store_true",
                         help="also create a session, send one frame and delete the session")

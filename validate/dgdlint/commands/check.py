@@ -14,6 +14,7 @@ def add_arguments(parser) -> None:
     options.add_paths_argument(parser)
     options.add_render_options(parser)
     options.add_namespace_option(parser)
+    options.add_input_options(parser)
     options.add_crd_options(parser)
     options.add_report_options(parser)
     options.add_policy_options(parser)
@@ -36,8 +37,12 @@ def run(args) -> int:
     else:
         result = check_loaded(loaded, schema_stage, args.namespace)
         result.findings += loaded_inputs.render_findings
+    if not (args.allow_empty or args.manifests_only):
+        empty = inputs.empty_input_finding(loaded_inputs, len(result.model.objects), result.findings)
+        result.findings += [empty] if empty else []
     outcome.apply(result, decisions)
-    return outcome.report(args, outcome.render_findings(result, args), result.failed)
+    failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
+    return outcome.report(args, outcome.render_findings(result, args), failed)
 
 
 def schema_stage_for(args, config=None):

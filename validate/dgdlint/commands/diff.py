@@ -32,6 +32,7 @@ def add_arguments(parser) -> None:
     render.add_argument("--new-values", metavar="FILE", action="append", default=[],
                         help="values file of the new side (repeatable, later wins)")
     options.add_namespace_option(parser)
+    options.add_input_options(parser, manifests_only=False)
     options.add_crd_options(parser, " for the new side's schema stage")
     options.add_report_options(parser)
     options.add_policy_options(parser)
@@ -77,7 +78,7 @@ def resolve_sides(args) -> tuple[Side, Side]:
 
 def load_side(side: Side, args, config) -> inputs.Inputs:
     """The side's documents, and a finding when its chart does not render."""
-    side_inputs = inputs.Inputs()
+    side_inputs = inputs.Inputs(sources=[side.path] if side.path is not None else [])
     if side.path is not None:
         inputs.load_path_inputs([side.path], side_inputs.loaded, config)
         return side_inputs
@@ -86,6 +87,11 @@ def load_side(side: Side, args, config) -> inputs.Inputs:
     prefix = "old/" if side.name == "old" else ""
     side_inputs.render_findings = inputs.render_into(side_inputs.loaded, args, list(side.values or []), prefix)
     return side_inputs
+
+
+def empty_sides(side: inputs.Inputs, model, findings) -> list:
+    empty = inputs.empty_input_finding(side, len(model.objects), findings)
+    return [empty] if empty else []
 
 
 def run(args) -> int:
@@ -110,6 +116,9 @@ def run(args) -> int:
         result = check_loaded(new.loaded, schema_stage, args.namespace)
     # The old side contributes what keeps it from loading, never its own rule findings.
     old_broken = [f for f in old_model.findings if f.severity == "error"] + old.render_findings
+    if not args.allow_empty:
+        old_broken += empty_sides(old, old_model, old_broken)
+        new.render_findings += empty_sides(new, result.model, result.findings + new.render_findings)
     result.findings += old_broken + new.render_findings
     result.files = list(old.loaded.files) + list(result.files)
     new_files = set(new.loaded.files)
@@ -122,4 +131,5 @@ def run(args) -> int:
         result.findings = [f for f in result.findings if not replaced_on_update(f, old_model)]
         result.findings += compare(old_model, result.model)
     outcome.apply(result, decisions)
-    return outcome.report(args, outcome.render_findings(result, args), result.failed)
+    failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
+    return outcome.report(args, outcome.render_findings(result, args), failed)

@@ -48,8 +48,9 @@ def check_chart_arguments(args) -> None:
 
 
 def load_inputs(args, config=None) -> Inputs:
-    """The PATHs (minus what the configuration excludes) and the chart render of `args`."""
-    paths = list(getattr(args, "paths", []) or [])
+    """The PATHs (minus what the configuration excludes) and the chart render of `args`. A chart given as a
+    PATH is rendered as if given with --chart."""
+    paths = charts_given_as_paths(args, list(getattr(args, "paths", []) or []))
     if not paths and not args.chart:
         raise UsageProblem("give at least one PATH (or - for stdin), or --chart DIR")
     if (args.values or args.set_values or args.set_string_values) and not args.chart:
@@ -58,10 +59,46 @@ def load_inputs(args, config=None) -> Inputs:
     inputs = Inputs(sources=list(paths))
     if paths:
         load_path_inputs(paths, inputs.loaded, config)
+        from dgdlint.load.triage import triage
+
+        triage(inputs.loaded, getattr(args, "manifests_only", False), args.chart)
     if args.chart:
         inputs.sources.append(args.chart)
         inputs.render_findings += render_into(inputs.loaded, args, list(args.values))
     return inputs
+
+
+def charts_given_as_paths(args, paths: list[str]) -> list[str]:
+    """Take a chart directory or packaged chart among the PATHs as --chart (saying so on stderr)."""
+    import sys
+
+    charts = [p for p in paths if os.path.isfile(os.path.join(p, "Chart.yaml")) or is_chart_archive(p)]
+    if not charts:
+        return paths
+    rest = [p for p in paths if p not in charts]
+    if args.chart or len(charts) > 1:
+        raise UsageProblem(f"{charts[0]} is a chart: check one chart at a time, as "
+                           f"dgdlint {args.command_name} --chart {charts[0]} -f VALUES")
+    args.chart = charts[0]
+    print(f"dgdlint: {args.chart} is a chart: rendering it with its default values (as --chart {args.chart}"
+          f"{' with ' + ', '.join('-f ' + v for v in args.values) if args.values else ''})", file=sys.stderr)
+    return rest
+
+
+def empty_input_finding(inputs_: Inputs, objects: int, findings) -> Finding | None:
+    """No Kubernetes object anywhere in the input, and nothing else wrong with it: an error of its own."""
+    from dgdlint.load import parse_finding
+
+    if objects or any(f.severity == "error" for f in findings):
+        return None
+    files = list(dict.fromkeys(inputs_.loaded.files)) or inputs_.sources or ["-"]
+    where = ", ".join(files[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
+    if not inputs_.loaded.files and inputs_.sources:
+        where += " (no .yaml, .yml or .json file)"
+    return parse_finding(files[0] if inputs_.loaded.files else (inputs_.sources or ["-"])[0], 1, 1,
+                         f"no Kubernetes objects found in {where}",
+                         "Give files of Kubernetes objects (for a chart: --chart DIR -f VALUES); if an empty input "
+                         "is fine, pass --allow-empty.", rule="no-objects")
 
 
 def load_path_inputs(paths: list[str], loaded: LoadResult, config=None) -> LoadResult:
@@ -76,21 +113,31 @@ def load_path_inputs(paths: list[str], loaded: LoadResult, config=None) -> LoadR
     loaded.documents += result.documents
     loaded.findings += result.findings
     loaded.files += result.files
+    loaded.template_syntax |= result.template_syntax
+    loaded.manifest_like |= result.manifest_like
     return loaded
 
 
 def render_into(loaded: LoadResult, args, values_files: list[str], prefix: str = "") -> list[Finding]:
     """Render `args.chart` with these values files (and --set) into `loaded`; a finding when it does not
     render. `prefix` goes before each template's name (diff's old side)."""
-    from dgdlint.load import load_text
-    from dgdlint.render import RenderError, RenderRequest, render_chart, render_finding
+    from dgdlint.load import load_paths, load_text
+    from dgdlint.render import EngineMissing, RenderError, RenderRequest, render_chart, render_finding
 
+    # A values file that is not valid YAML: said at its own line, before Helm says it without the file name.
+    broken = [f for values_file in values_files for f in load_paths([values_file]).findings if f.severity == "error"]
+    if broken:
+        for finding in broken:
+            finding.message = f"values file: {finding.message}"
+        return broken
     with chart_directory(args.chart) as chart:
         request = RenderRequest(chart=chart, values_files=values_files, set_values=args.set_values,
                                 set_string_values=args.set_string_values, release=args.release,
                                 namespace=args.namespace)
         try:
             templates = render_chart(request, engine=args.engine)
+        except EngineMissing as error:
+            raise UsageProblem(str(error)) from None
         except RenderError as error:
             return [render_finding(args.chart, str(error), values_files, set_keys(args))]
     for template in templates:

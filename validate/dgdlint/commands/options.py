@@ -56,6 +56,15 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
                         help="YAML/JSON files, directories (recursive), - for stdin, or a chart")
 
 
+def add_input_options(parser: argparse.ArgumentParser, manifests_only: bool = True) -> None:
+    parser.add_argument("--allow-empty", action="store_true",
+                        help="no Kubernetes object in the input is fine (default: an error, exit 1)")
+    if manifests_only:
+        parser.add_argument("--manifests-only", action="store_true",
+                            help="check only files holding Kubernetes objects; leave other YAML (workflows, values "
+                                 "files, chart templates) alone; implies --allow-empty (the pre-commit hook's mode)")
+
+
 def add_crd_options(parser: argparse.ArgumentParser, what: str = "") -> None:
     """Where the schema stage finds its schemas: a bundled Dynamo release (the newest by default), or CRDs."""
     parser.add_argument("--dynamo-version", metavar="RELEASE",

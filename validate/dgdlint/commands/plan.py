@@ -16,6 +16,7 @@ def add_arguments(parser) -> None:
     options.add_paths_argument(parser)
     options.add_render_options(parser)
     options.add_namespace_option(parser)
+    options.add_input_options(parser)
     options.add_report_options(parser, FORMATS, show_fix=False)
     options.add_crd_options(parser)
     options.add_policy_options(parser)
@@ -34,8 +35,12 @@ def run(args) -> int:
     loaded = inputs.load_inputs(args, decisions.config)
     model = build_model(loaded.loaded, args.namespace)
     plan = build_plan(model, loaded.render_findings, schema_stage)
+    if not (args.allow_empty or args.manifests_only):
+        empty = inputs.empty_input_finding(loaded, len(model.objects), plan.findings)
+        plan.findings += [empty] if empty else []
     result = CheckResult(plan.findings, model, list(loaded.loaded.files), schema_skipped=not schema_stage.has_crds,
                          schema_source=schema_stage.description)
     outcome.apply(result, decisions)
     result.findings = plan.findings = [f for f in result.findings if in_plan_scope(f)]
-    return outcome.report(args, lambda name: PLAN_FORMATS[name](plan), result.failed)
+    failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
+    return outcome.report(args, lambda name: PLAN_FORMATS[name](plan), failed)

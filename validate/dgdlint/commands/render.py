@@ -17,7 +17,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from dgdlint.render import RenderError, RenderRequest, as_stream, render_chart
+    from dgdlint.render import EngineMissing, RenderError, RenderRequest, as_stream, render_chart
 
     if not args.chart:
         raise options.UsageProblem("render needs --chart DIR")
@@ -28,6 +28,8 @@ def run(args) -> int:
                                 namespace=args.namespace)
         try:
             templates = render_chart(request, engine=args.engine)
+        except EngineMissing as error:
+            raise options.UsageProblem(str(error)) from None
         except RenderError as error:
             print(f"dgdlint: {args.chart}: the chart did not render: {error}", file=sys.stderr)
             return options.EXIT_FINDINGS

@@ -31,7 +31,7 @@ def download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
                 run.add("diff-download-not-rerun", new.obj, after[first][1],
                         f"{moved}, but the new set has no download Job (the old one was {job.label}): nothing "
                         "downloads the new model into the cache",
-                        location(old.obj, before[first][1], f"before: {before[first][0]}"),
+                        location(old.obj, before[first][1], f"before: {before[first][0] or 'unset'}"),
                         location(job.obj, ("metadata", "name"), "the old download Job"))
             continue
         for job, container in new_jobs:
@@ -52,7 +52,7 @@ def download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
                 run.add("diff-download-not-rerun", new.obj, after[name][1],
                         f"{component.label}: the change moves {name} from {shown(before[name][0])} to "
                         f"{shown(after[name][0])}, but {tail}",
-                        location(old.obj, before[name][1], f"before: {before[name][0]}"),
+                        location(old.obj, before[name][1], f"before: {before[name][0] or 'unset'}"),
                         location(job.obj, fetched[name][1], f"{job.label}'s {name}"))
             if stale or previous_job is None or unchanged:
                 continue  # a Job with a new name is created and runs

@@ -54,6 +54,8 @@ class LoadResult:
     documents: list[Document] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    template_syntax: set[str] = field(default_factory=set)  # files whose text has Helm's `{{`
+    manifest_like: set[str] = field(default_factory=set)  # files whose text says apiVersion and kind
 
 
 def parse_finding(file: str, line: int, column: int, message: str, remediation: str = "",

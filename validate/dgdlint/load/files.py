@@ -39,6 +39,10 @@ def decode(file: str, data: bytes, result: LoadResult) -> str | None:
 def load_text(file: str, text: str, result: LoadResult | None = None) -> LoadResult:
     result = result if result is not None else LoadResult()
     result.files.append(file)
+    if "{{" in text:
+        result.template_syntax.add(file)
+    if "apiVersion" in text and "kind" in text:
+        result.manifest_like.add(file)
     build_documents(file, text, result)
     return result
 
@@ -104,7 +108,7 @@ def _walk(root: Path) -> list[str]:
             try:
                 if entry.is_dir():
                     subdirectories.append(Path(entry.path))
-                elif entry.name.endswith(YAML_SUFFIXES):
+                elif entry.name.lower().endswith(YAML_SUFFIXES):  # `.YAML` too
                     found.append(entry.path)
             except OSError:
                 continue

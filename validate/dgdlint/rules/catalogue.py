@@ -89,6 +89,10 @@ STAGE_FINDINGS = {
     "file-unreadable": ("parse", "error", "The file cannot be read."),
     "not-an-object": ("parse", "error", "A document is not a Kubernetes object (a list, a scalar, or no kind)."),
     "helm-render": ("parse", "error", "The chart did not render with the given values."),
+    "helm-template": ("parse", "error", "A file is a Helm chart template, not a manifest: render the chart with "
+                                        "--chart."),
+    "no-objects": ("parse", "error", "The input holds no Kubernetes object (empty files, comments only, an empty "
+                                     "folder, a failed render on stdin); --allow-empty accepts it."),
     "crd-schema": ("schema", "error", "A custom resource violates the schema of its CRD version."),
     "kubernetes-schema": ("schema", "error", "A built-in object violates Kubernetes' schema."),
     "crd-version-unknown": ("schema", "error",

@@ -34,9 +34,9 @@ def _strings(value: object, path: tuple = ()):
 
 @rule(
     name="placeholder-value", code="DGD501", severity="error", family="hygiene",
-    title="No `<placeholder>` (or `${VAR}`) is left in a manifest",
+    title="No `<placeholder>`, `${VAR}` or `{{ .Values.x }}` is left in a manifest",
     rationale="""Reference manifests mark values to fill in as `<...>` (an image build, a storage class),
-    envsubst templates as `${VAR}`.
+    envsubst templates as `${VAR}`, and an unrendered Helm template still says `{{ .Release.Name }}`.
     Applied as is, they fail late and obscurely: an image that cannot be pulled, a claim that stays
     Pending.""",
     remediation="Replace the placeholder with the real value (or render the chart, which has no placeholders).",
@@ -47,7 +47,9 @@ def placeholder_value(model: Model):
         for text, path in _strings(obj.value):
             found = placeholder_in(text)
             if found:
-                yield Hit(obj, path, f"{obj.label}: {found} is a placeholder, not a value")
+                what = "Helm template syntax (render the chart with --chart)" if found.startswith("{{") \
+                    else "a placeholder"
+                yield Hit(obj, path, f"{obj.label}: {found} is {what}, not a value")
 
 
 _SECRET_ENV = ("NGC_API_KEY",)

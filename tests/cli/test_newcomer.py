@@ -1,0 +1,157 @@
+"""What a newcomer trips over: empty input fails (unless --allow-empty), Helm templates and charts given as
+paths are recognised, a values file next to --chart is named, the pre-commit mode leaves other YAML alone,
+`.YAML` files are read, rule codes are found in any case, and writing a baseline exits 0."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from dgdlint.cli import main
+from refdata import ROOT
+
+BASE = ROOT / "tests" / "rules" / "_base" / "regular-v1alpha1.yaml"
+TEMPLATE = ROOT / "charts" / "cosmos3-reasoner" / "templates" / "dynamographdeployment.yaml"
+
+
+def run(capsys, monkeypatch, *argv, stdin: bytes | None = None) -> tuple[int, str, str]:
+    monkeypatch.delenv("DGDLINT_CRD", raising=False)
+    monkeypatch.chdir(ROOT)
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "---\n", "---\n---\n# nothing\n"],
+                         ids=["empty", "comment", "separator", "separators"])
+def test_an_empty_file_is_an_error_not_a_pass(capsys, monkeypatch, tmp_path, text):
+    (tmp_path / "empty.yaml").write_text(text)
+    code, out, _ = run(capsys, monkeypatch, "check", tmp_path / "empty.yaml")
+    assert code == 1
+    assert f"{tmp_path / 'empty.yaml'}:1:1: error no-objects no Kubernetes objects found in " \
+           f"{tmp_path / 'empty.yaml'}" in out
+
+
+def test_an_empty_folder_and_an_empty_stdin_are_errors(capsys, monkeypatch, tmp_path):
+    code, out, _ = run(capsys, monkeypatch, "check", tmp_path)
+    assert code == 1 and f"no Kubernetes objects found in {tmp_path} (no .yaml, .yml or .json file)" in out
+    code, out, _ = run(capsys, monkeypatch, "check", "-", stdin=b"")  # a failed `helm template ... |`
+    assert code == 1 and "<stdin>:1:1: error no-objects no Kubernetes objects found in <stdin>" in out
+
+
+def test_allow_empty_accepts_an_empty_input(capsys, monkeypatch, tmp_path):
+    (tmp_path / "empty.yaml").write_text("# nothing yet\n")
+    assert run(capsys, monkeypatch, "check", "--allow-empty", tmp_path / "empty.yaml")[0] == 0
+    assert run(capsys, monkeypatch, "plan", "--allow-empty", tmp_path / "empty.yaml")[0] == 0
+
+
+def test_plan_and_diff_fail_on_empty_input_too(capsys, monkeypatch, tmp_path):
+    (tmp_path / "empty.yaml").write_text("")
+    assert run(capsys, monkeypatch, "plan", tmp_path / "empty.yaml")[0] == 1
+    code, out, _ = run(capsys, monkeypatch, "diff", BASE, tmp_path / "empty.yaml")
+    assert code == 1 and "no-objects" in out
+
+
+def test_an_unrendered_template_is_one_finding_that_says_how_to_render_it(capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "check", TEMPLATE.relative_to(ROOT))
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "charts/cosmos3-reasoner/templates/dynamographdeployment.yaml:1:1: error helm-template a Helm template, "
+        "not a manifest: render it with --chart (dgdlint check --chart charts/cosmos3-reasoner -f VALUES)")
+    assert out.splitlines()[1].startswith("1 error,")
+
+
+def test_a_chart_directory_given_as_a_path_is_rendered(capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, "check", "charts/cosmos3-reasoner")
+    assert code == 0 and "(5 objects" in out
+    assert "charts/cosmos3-reasoner is a chart: rendering it with its default values" in err
+
+
+def test_a_values_file_without_f_next_to_chart_is_named_with_the_fix(capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "check", "--chart", "charts/cosmos3-reasoner", "values/nano-fp8.yaml")
+    assert code == 1
+    assert ("values/nano-fp8.yaml:1:1: error not-an-object holds no Kubernetes object; to render the chart with "
+            "these values, give the file with -f: dgdlint check --chart charts/cosmos3-reasoner -f "
+            "values/nano-fp8.yaml") in out
+
+
+def test_a_yaml_error_in_a_values_file_names_that_file_and_line(capsys, monkeypatch, tmp_path):
+    (tmp_path / "values.yaml").write_text("model:\n  variant: nano\n bad: [\n")
+    code, out, _ = run(capsys, monkeypatch, "check", "--chart", "charts/cosmos3-reasoner", "-f",
+                       tmp_path / "values.yaml")
+    assert code == 1 and f"{tmp_path / 'values.yaml'}:3:2: error yaml-syntax values file: YAML syntax error" in out
+
+
+def test_a_packaged_chart_renders_like_its_directory(capsys, monkeypatch, tmp_path):
+    import tarfile
+
+    with tarfile.open(tmp_path / "cosmos3-reasoner-2.1.0.tgz", "w:gz") as archive:
+        archive.add(ROOT / "charts" / "cosmos3-reasoner", arcname="cosmos3-reasoner")
+    code, out, _ = run(capsys, monkeypatch, "check", "--chart", tmp_path / "cosmos3-reasoner-2.1.0.tgz",
+                       "-f", "values/nano-fp8.yaml")
+    assert code == 0 and "(5 objects" in out
+
+
+def test_manifests_only_checks_objects_and_leaves_other_yaml_alone(capsys, monkeypatch, tmp_path):
+    (tmp_path / "ci.yaml").write_text("name: ci\non: [push]\njobs: {}\n")
+    (tmp_path / "values.yaml").write_text("model:\n  variant: nano\n")
+    (tmp_path / "dgd.yaml").write_bytes(BASE.read_bytes())
+    code, out, _ = run(capsys, monkeypatch, "check", "--manifests-only", tmp_path, TEMPLATE.relative_to(ROOT))
+    assert code == 0 and "in 1 file (3 objects" in out
+    code, out, _ = run(capsys, monkeypatch, "check", tmp_path / "ci.yaml")  # a direct check still reports it
+    assert code == 1 and "not-an-object" in out
+
+
+def test_manifests_only_still_reports_a_broken_manifest(capsys, monkeypatch, tmp_path):
+    (tmp_path / "dgd.yaml").write_text("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\n"
+                                       "metadata: {name: x\n")
+    code, out, _ = run(capsys, monkeypatch, "check", "--manifests-only", tmp_path / "dgd.yaml")
+    assert code == 1 and "yaml-syntax" in out
+
+
+def test_manifests_only_with_no_manifest_at_all_passes(capsys, monkeypatch, tmp_path):
+    (tmp_path / "ci.yaml").write_text("name: ci\n")
+    assert run(capsys, monkeypatch, "check", "--manifests-only", tmp_path / "ci.yaml")[0] == 0
+
+
+def test_a_folder_s_upper_case_yaml_files_are_read(capsys, monkeypatch, tmp_path):
+    (tmp_path / "DGD.YAML").write_bytes(BASE.read_bytes())
+    code, out, _ = run(capsys, monkeypatch, "check", tmp_path)
+    assert code == 0 and "in 1 file (3 objects" in out
+
+
+@pytest.mark.parametrize("name", ["DGD101", "dgd101", "Streaming-Frontend-Adapter", "YAML-SYNTAX"])
+def test_explain_finds_rule_codes_and_names_in_any_case(capsys, monkeypatch, name):
+    code, out, _ = run(capsys, monkeypatch, "explain", name)
+    assert code == 0 and out.split(" ")[0] in ("streaming-frontend-adapter", "yaml-syntax")
+
+
+def test_explain_suggests_the_rule_meant(capsys, monkeypatch):
+    code, _, err = run(capsys, monkeypatch, "explain", "streaming-endpoint-mismach")
+    assert code == 2
+    assert err.strip() == ("dgdlint explain: error: no rule 'streaming-endpoint-mismach'; did you mean "
+                           "streaming-endpoint-mismatch or streaming-endpoint-shared or streaming-timeout-mismatch?")
+
+
+def test_writing_a_baseline_exits_0_and_the_baseline_then_passes(capsys, monkeypatch, tmp_path):
+    failing = ROOT / "tests" / "rules" / "streaming-endpoint-mismatch" / "fail" / "worker-endpoint-differs.yaml"
+    baseline = tmp_path / "baseline.json"
+    assert run(capsys, monkeypatch, "check", "--write-baseline", baseline, failing)[0] == 0
+    assert run(capsys, monkeypatch, "check", "--baseline", baseline, failing)[0] == 0
+    assert run(capsys, monkeypatch, "check", failing)[0] == 1
+
+
+def test_help_lists_every_command_and_each_command_s_help_has_an_example(capsys, monkeypatch):
+    from dgdlint.commands import COMMANDS
+
+    code, out, _ = run(capsys, monkeypatch, "--help")
+    assert code == 0
+    listed = out.split("COMMAND ...", 1)[1]
+    assert all(f"    {name} " in listed for name in COMMANDS)
+    for name in COMMANDS:
+        code, out, _ = run(capsys, monkeypatch, name, "--help")
+        assert code == 0 and "example:\n  dgdlint " in out, name
