@@ -117,7 +117,7 @@ def test_no_container_of_any_preset_repeats_an_env_name_or_holds_a_literal_ngc_k
     for component in rendered.components.values():
         envs += [c.get("env", []) for c in component["pod"].get("initContainers", [])]
     job_pod = rendered.job["spec"]["template"]["spec"]
-    envs += [c.get("env", []) for c in job_pod["initContainers"] + job_pod["containers"]]
+    envs += [c.get("env", []) for c in job_pod.get("initContainers", []) + job_pod["containers"]]
     for env in envs:
         names = env_names(env)
         assert len(names) == len(set(names)), names

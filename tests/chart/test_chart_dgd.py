@@ -4,15 +4,27 @@ normalized view so that each holds for both API shapes."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
 import yaml
-from chart_support import CACHE_PATH, CHART, FRONTEND_IMAGE, NIM_IMAGE, env_dict, env_names, render
+from chart_support import (
+    CACHE_PATH,
+    CHART,
+    FRONTEND_IMAGE,
+    NIM_IMAGE,
+    env_dict,
+    env_names,
+    hook_of,
+    render,
+    render_error,
+)
 
 from dgdlint.engine import check_texts
 
 API_VERSIONS = ("v1alpha1", "v1beta1")
+GATED = {"download": {"mode": "gated"}, "model": {"profile": "4f1e0c2a9b7d"}}
 CHART_VERSION = yaml.safe_load((CHART / "Chart.yaml").read_text(encoding="utf-8"))["version"]
 SECRET_REF = {"secretKeyRef": {"name": "ngc-api-secret", "key": "NGC_API_KEY"}}
 NAMESPACE_PREFIX_REF = {"fieldRef": {"fieldPath": "metadata.labels['nvidia.com/dynamo-namespace']"}}
@@ -73,10 +85,11 @@ def streaming_worker_env(endpoint="cosmos3-reasoner.backend.streaming") -> list[
     ]
 
 
-def test_default_release_renders_one_dgd_one_download_job_and_one_claim():
+def test_default_release_renders_one_dgd_and_before_it_the_claim_and_the_download_job_as_hooks():
     rendered = render()
-    assert sorted(obj["kind"] for obj in rendered.release_objects) == [
-        "DynamoGraphDeployment", "Job", "PersistentVolumeClaim"]
+    assert sorted(obj["kind"] for obj in rendered.release_objects) == ["DynamoGraphDeployment"]
+    assert sorted(obj["kind"] for obj in rendered.objects if hook_of(obj) == "pre-install,pre-upgrade") == [
+        "Job", "PersistentVolumeClaim"]
     assert sorted(obj["kind"] for obj in rendered.test_hooks) == ["ConfigMap", "Pod"]
 
 
@@ -94,23 +107,39 @@ def test_dgd_is_an_ordinary_release_object_named_after_the_release(api_version):
     assert {c["runtimeVersionOverride"] for c in components.values()} == {"1.5.0"}
 
 
+def cut_name(full: str) -> str:
+    """What the chart documents for a name over 31 characters: its first 24 (no trailing dash or dot), a
+    dash and the first 6 hex of sha256 of the whole name."""
+    return full[:24].rstrip("-.") + "-" + hashlib.sha256(full.encode()).hexdigest()[:6]
+
+
 @pytest.mark.parametrize(("release", "overrides", "expected"), [
     ("cosmos3-reasoner", {}, "cosmos3-reasoner"),
     ("prod", {}, "prod-cosmos3-reasoner"),
     ("cosmos3-reasoner-east", {}, "cosmos3-reasoner-east"),
     ("prod", {"nameOverride": "vlm"}, "prod-vlm"),
     ("prod", {"fullnameOverride": "reasoner-a"}, "reasoner-a"),
-    # Cut to 31 characters (Grove's name budget, see below), never ending in a dash.
-    ("prod", {"fullnameOverride": "a" * 30 + "-bbbb"}, "a" * 30),
-    ("prod", {"fullnameOverride": "a" * 29 + "--bbbb"}, "a" * 29),
-    ("a" * 53, {}, "a" * 31),
+    ("prod", {"fullnameOverride": "a" * 31}, "a" * 31),
+    # Longer than 31 characters (Grove's name budget, see below): cut, with a hash of the whole name.
+    ("prod", {"fullnameOverride": "a" * 30 + "-bbbb"}, cut_name("a" * 30 + "-bbbb")),
+    ("prod", {"fullnameOverride": "a" * 23 + "--bbbbbbbb"}, "a" * 23 + "-" + cut_name("a" * 23 + "--bbbbbbbb")[-6:]),
+    ("a" * 53, {}, cut_name("a" * 53 + "-cosmos3-reasoner")),
 ])
 def test_fullname_follows_helm_conventions_within_31_characters(release, overrides, expected):
     rendered = render(overrides, release=release)
     assert rendered.dgd["metadata"]["name"] == expected
+    assert len(expected) <= 31 and not expected.endswith(("-", "."))
     assert rendered.one("PersistentVolumeClaim")["metadata"]["name"] == f"{expected}-model-cache"
-    assert re.fullmatch(f"{expected}-download-[0-9a-f]{{8}}", rendered.job["metadata"]["name"])
-    assert len(rendered.job["metadata"]["name"]) <= 63
+    assert rendered.job["metadata"]["name"] == f"{expected}-download"
+    gated = render({**overrides, **GATED}, release=release).job["metadata"]["name"]
+    assert re.fullmatch(f"{expected}-download-[0-9a-f]{{8}}", gated) and len(gated) <= 63
+
+
+def test_two_releases_that_agree_in_their_first_31_characters_get_distinct_names():
+    first, second = "cosmos3-reasoner-production-us-east-1", "cosmos3-reasoner-production-us-east-2"
+    names = [{(obj["kind"], obj["metadata"]["name"]) for obj in render(release=release).objects}
+             for release in (first, second)]
+    assert names[0].isdisjoint(names[1])
 
 
 # Helm's longest release name is 53 characters; 43 was the length that first broke the budget.
@@ -260,12 +289,17 @@ def test_plain_discovery_backend_form_states_async_scheduling_separately(mode, a
     assert names[at + 2] == "DYN_REQUEST_PLANE"
 
 
-def test_worker_ports_and_log_level_values_reach_the_env():
-    worker = env_dict(render({"worker": {"httpPort": 8001, "proxyPort": 8081, "systemPort": 9091,
-                                         "logLevel": "DEBUG"}}).worker["env"])
+def test_worker_ports_and_log_level_values_reach_the_env_and_the_system_port_stays_the_operators():
+    worker = env_dict(render({"worker": {"httpPort": 8001, "proxyPort": 8081, "logLevel": "DEBUG"}}).worker["env"])
     assert (worker["NIM_HTTP_API_PORT"], worker["NIM_DYNAMO_PROXY_PORT"], worker["DYN_SYSTEM_PORT"]) == \
-        ("8001", "8081", "9091")
+        ("8001", "8081", "9090")
     assert worker["NIM_LOG_LEVEL"] == "DEBUG"
+
+
+def test_no_value_moves_the_system_port():
+    assert "additional properties 'systemPort' not allowed" in render_error({"worker": {"systemPort": 9091}})
+    assert "worker.extraEnv sets DYN_SYSTEM_PORT: the Dynamo operator owns the worker's system port" in \
+        render_error({"worker": {"extraEnv": [{"name": "DYN_SYSTEM_PORT", "value": "9091"}]}})
 
 
 @pytest.mark.parametrize("api_version", API_VERSIONS)
@@ -351,18 +385,18 @@ def test_operator_injected_env_is_never_written(api_version, mode):
 
 def test_image_digest_is_appended_to_the_tag_everywhere_the_nim_image_runs():
     digest = "sha256:" + "ab" * 32
-    rendered = render({"mode": "streaming", "image": {"digest": digest}})
+    rendered = render({"mode": "streaming", "image": {"digest": digest}, **GATED})
     expected = f"{NIM_IMAGE}@{digest}"
     assert rendered.worker["image"] == rendered.frontend["image"] == expected
     pod = rendered.job["spec"]["template"]["spec"]
-    assert {c["image"] for c in pod["initContainers"] + pod["containers"]} == {expected}
+    assert {c["image"] for c in pod["containers"]} == {expected}
     assert rendered.worker["pod"]["initContainers"][0]["image"] == expected
 
 
 def test_pull_policy_value_reaches_every_nim_container():
-    rendered = render({"mode": "streaming", "image": {"pullPolicy": "Always"}})
+    rendered = render({"mode": "streaming", "image": {"pullPolicy": "Always"}, **GATED})
     pod = rendered.job["spec"]["template"]["spec"]
     policies = {rendered.worker["imagePullPolicy"], rendered.frontend["imagePullPolicy"]}
-    policies |= {c["imagePullPolicy"] for c in pod["initContainers"] + pod["containers"]}
+    policies |= {c["imagePullPolicy"] for c in pod["containers"]}
     policies |= {c["imagePullPolicy"] for c in rendered.worker["pod"]["initContainers"]}
     assert policies == {"Always"}

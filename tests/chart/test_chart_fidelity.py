@@ -27,8 +27,6 @@ COMMON_DIFFERENCES = {
     (f"{WORKER}.containers[main].livenessProbe", "missing"): "the 2.1.0 operator manages worker probes",
     (f"{WORKER}.containers[main].env[DYN_NAMESPACE_PREFIX]", "added"):
         "2.1.0 passes the base Dynamo namespace to the worker's private frontend through the downward API",
-    (f"{WORKER}.initContainers", "added"): "the gate that holds workers until the download Job has finished",
-    (f"{WORKER}.volumes[model-cache-gate]", "added"): "the gate's own mount of the cache claim",
     **{(f"{pod}.securityContext.{key}", "added"): "pods hardened: never root, the runtime's seccomp filter"
        for pod in (FRONTEND, WORKER) for key in ("runAsNonRoot", "seccompProfile")},
     **{(f"{pod}.containers[main].securityContext", "added"):
@@ -152,8 +150,6 @@ RELEASE_DELTAS = {
     ("ReasonerWorker.env[DYN_NAMESPACE_PREFIX]", "added"): "2.1.0 adds the downward-API namespace prefix",
     ("ReasonerWorker.mainContainerExtras", "changed"): "2.1.0's operator manages worker probes and ports",
     ("Frontend.mainContainerExtras", "changed"): "frontend probes and ports left to the operator",
-    ("ReasonerWorker.pod.initContainers", "added"): "the separate download Job, waited for by the gate",
-    ("ReasonerWorker.extraVolumes", "changed"): "the gate's own mount of the cache claim",
     **{(f"{name}.pod.securityContext.{key}", "added"): "pods hardened: never root, the runtime's seccomp filter"
        for name in ("Frontend", "ReasonerWorker") for key in ("runAsNonRoot", "seccompProfile")},
     **{(f"{name}.securityContext", "changed"): "containers hardened: no privilege escalation, no capabilities"
@@ -169,7 +165,7 @@ PLAIN_FORM_DELTAS = {
 def test_reference_preset_equals_the_reference_up_to_the_listed_2_1_0_deltas(reference_dir, form):
     rendered = render({"worker": {"discoveryBackendForm": form}}, files=(VALUES_DIR / "reference-2.1.0.yaml",))
     assert rendered.dgd["apiVersion"] == "nvidia.com/v1alpha1"  # delta: the 2.1.0 manifests use spec.services
-    assert rendered.job["spec"]["template"]["spec"]["initContainers"][0]["name"] == "download"  # delta: the Job
+    assert rendered.job["spec"]["template"]["spec"]["containers"][0]["name"] == "download"  # delta: the Job
     reference = normalize_dgd(_load_reference(reference_dir, "reasoner.yaml"))
     ours = rendered.components
     found = _tidy(semantic_diff(reference, ours))

@@ -7,6 +7,9 @@ from __future__ import annotations
 import pytest
 from chart_support import CHART, render, render_error
 
+# Both download modes: the gated one adds the workers' gate container.
+GATED = {"download": {"mode": "gated"}, "model": {"profile": "4f1e0c2a9b7d"}}
+
 RESTRICTED_VOLUME_KINDS = {"configMap", "emptyDir", "persistentVolumeClaim", "secret", "projected", "downwardAPI",
                            "csi", "ephemeral"}
 HARDENED = {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}, "runAsNonRoot": True,
@@ -17,7 +20,6 @@ READ_ONLY_ROOT = {
     "ReasonerWorker/main": False,
     "ReasonerWorker/wait-for-model-download": True,
     "Job/download": False,
-    "Job/mark-complete": True,
     "test-api/smoke": True,
     "test-streaming/smoke": True,
 }
@@ -34,7 +36,7 @@ def pods(rendered) -> dict[str, tuple[dict, dict[str, dict], list[dict]]]:
         found[name] = (component["pod"].get("securityContext", {}), containers, [])
     job = rendered.job["spec"]["template"]["spec"]
     found["Job"] = (job.get("securityContext", {}),
-                    {c["name"]: c.get("securityContext", {}) for c in job["initContainers"] + job["containers"]},
+                    {c["name"]: c.get("securityContext", {}) for c in job["containers"]},
                     job["volumes"])
     for pod in rendered.test_hooks:
         if pod["kind"] == "Pod":
@@ -75,7 +77,7 @@ def restricted_violations(pod_context: dict, containers: dict[str, dict], volume
 @pytest.mark.parametrize("api_version", ["v1alpha1", "v1beta1"])
 @pytest.mark.parametrize("mode", ["regular", "streaming"])
 def test_every_pod_and_container_meets_the_restricted_pod_security_standard(api_version, mode):
-    found = pods(render({"mode": mode, "operator": {"apiVersion": api_version}}))
+    found = pods(render({**GATED, "mode": mode, "operator": {"apiVersion": api_version}}))
     expected_pods = {"Frontend", "ReasonerWorker", "Job", "test-api"} | ({"test-streaming"} if mode == "streaming"
                                                                          else set())
     assert set(found) == expected_pods
@@ -85,7 +87,7 @@ def test_every_pod_and_container_meets_the_restricted_pod_security_standard(api_
 
 @pytest.mark.parametrize("api_version", ["v1alpha1", "v1beta1"])
 def test_every_pod_runs_as_uid_and_gid_1000_with_the_runtime_seccomp_filter(api_version):
-    found = pods(render({"mode": "streaming", "operator": {"apiVersion": api_version}}))
+    found = pods(render({**GATED, "mode": "streaming", "operator": {"apiVersion": api_version}}))
     for name, (pod_context, _, _) in found.items():
         assert (pod_context["runAsUser"], pod_context["runAsGroup"]) == (1000, 1000), name
         assert pod_context["runAsNonRoot"] is True, name
@@ -94,7 +96,7 @@ def test_every_pod_runs_as_uid_and_gid_1000_with_the_runtime_seccomp_filter(api_
 
 @pytest.mark.parametrize("api_version", ["v1alpha1", "v1beta1"])
 def test_every_container_is_hardened_and_read_only_exactly_where_known_to_work(api_version):
-    found = pods(render({"mode": "streaming", "operator": {"apiVersion": api_version}}))
+    found = pods(render({**GATED, "mode": "streaming", "operator": {"apiVersion": api_version}}))
     contexts = {f"{pod}/{name}": context for pod, (_, containers, _) in found.items()
                 for name, context in containers.items()}
     assert set(contexts) == set(READ_ONLY_ROOT)
@@ -110,11 +112,11 @@ def test_the_job_pod_and_the_worker_pod_share_one_security_context():
 
 
 def test_each_hardening_setting_is_a_value_a_user_can_relax():
-    rendered = render({"mode": "streaming",
+    rendered = render({"mode": "streaming", "model": GATED["model"],
                        "frontend": {"securityContext": {"readOnlyRootFilesystem": True}},
                        "worker": {"securityContext": {"capabilities": {"add": ["IPC_LOCK"]}},
                                   "podSecurityContext": {"runAsNonRoot": False}},
-                       "download": {"securityContext": {"readOnlyRootFilesystem": True},
+                       "download": {"mode": "gated", "securityContext": {"readOnlyRootFilesystem": True},
                                     "helperSecurityContext": {"seccompProfile": {"type": "Unconfined"}}},
                        "tests": {"podSecurityContext": {"runAsUser": 2000},
                                  "securityContext": {"allowPrivilegeEscalation": True}}})
@@ -124,7 +126,6 @@ def test_each_hardening_setting_is_a_value_a_user_can_relax():
     assert found["ReasonerWorker"][0]["runAsNonRoot"] is False
     assert found["Job"][0]["runAsNonRoot"] is False
     assert found["Job"][1]["download"]["readOnlyRootFilesystem"] is True
-    assert found["Job"][1]["mark-complete"]["seccompProfile"] == {"type": "Unconfined"}
     assert found["ReasonerWorker"][1]["wait-for-model-download"]["seccompProfile"] == {"type": "Unconfined"}
     assert found["test-api"][0]["runAsUser"] == found["test-streaming"][0]["runAsUser"] == 2000
     assert found["test-api"][1]["smoke"]["allowPrivilegeEscalation"] is True
@@ -153,7 +154,7 @@ def test_security_context_values_are_closed_and_typed(values, where):
 def test_the_chart_readme_documents_each_exception():
     readme = (CHART / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Pod hardening", 1)[1].split("\n## ", 1)[0]
-    for container in ("wait-for-model-download", "mark-complete", "smoke", "frontend `main`", "worker `main`",
+    for container in ("wait-for-model-download", "smoke", "frontend `main`", "worker `main`",
                       "`download`"):
         assert container in section, container
     assert section.count("**no** (exception)") == 3

@@ -1,6 +1,6 @@
 """The optional PodMonitors (Prometheus Operator): off by default; when on, one per component, selecting
-this release's pods by the operator's labels and scraping by port number: the frontend's HTTP port and
-the workers' system port (DYN_SYSTEM_PORT)."""
+this release's pods by the operator's labels and scraping the ports the operator declares, by name: the
+frontend's `http` and the workers' `system`."""
 
 from __future__ import annotations
 
@@ -33,9 +33,9 @@ def test_one_monitor_scrapes_the_frontend_and_one_the_workers_system_port():
         assert monitor["metadata"]["labels"]["app.kubernetes.io/component"] == "metrics"
         assert "namespaceSelector" not in monitor["spec"]  # the release's own namespace
     assert frontend["spec"] == {"selector": selector("Frontend"), "podMetricsEndpoints": [
-        {"targetPort": 8000, "path": "/metrics", "interval": "30s"}]}
+        {"port": "http", "path": "/metrics", "interval": "30s"}]}
     assert worker["spec"] == {"selector": selector("ReasonerWorker"), "podMetricsEndpoints": [
-        {"targetPort": 9090, "path": "/metrics", "interval": "30s"}]}
+        {"port": "system", "path": "/metrics", "interval": "30s"}]}
 
 
 @pytest.mark.parametrize("api_version", ["v1alpha1", "v1beta1"])
@@ -48,11 +48,10 @@ def test_the_selectors_name_this_releases_graph_and_components(api_version):
         assert labels["nvidia.com/dynamo-component"] in rendered.components
 
 
-def test_the_worker_endpoint_follows_the_system_port_the_worker_is_given():
-    rendered = render({"worker": {"systemPort": 9191}, "metrics": {"podMonitor": {"enabled": True}}})
-    worker = next(m for m in rendered.of_kind("PodMonitor") if m["metadata"]["name"].endswith("-worker"))
-    assert worker["spec"]["podMetricsEndpoints"][0]["targetPort"] == 9191
-    assert {"name": "DYN_SYSTEM_PORT", "value": "9191"} in rendered.worker["env"]
+def test_no_endpoint_names_a_port_number_the_operator_could_move():
+    for monitor in monitors().values():
+        (endpoint,) = monitor["spec"]["podMetricsEndpoints"]
+        assert "targetPort" not in endpoint and isinstance(endpoint["port"], str)
 
 
 def test_labels_interval_timeout_and_paths_are_values():
@@ -62,9 +61,9 @@ def test_labels_interval_timeout_and_paths_are_values():
         assert monitor["metadata"]["labels"]["release"] == "kube-prometheus-stack"
         assert monitor["metadata"]["labels"]["app.kubernetes.io/instance"] == "cosmos3-reasoner"
     assert found["cosmos3-reasoner-frontend"]["spec"]["podMetricsEndpoints"] == [
-        {"targetPort": 8000, "path": "/frontend/metrics", "interval": "15s", "scrapeTimeout": "10s"}]
+        {"port": "http", "path": "/frontend/metrics", "interval": "15s", "scrapeTimeout": "10s"}]
     assert found["cosmos3-reasoner-worker"]["spec"]["podMetricsEndpoints"] == [
-        {"targetPort": 9090, "path": "/system/metrics", "interval": "15s", "scrapeTimeout": "10s"}]
+        {"port": "system", "path": "/system/metrics", "interval": "15s", "scrapeTimeout": "10s"}]
 
 
 @pytest.mark.parametrize(("switch", "expected"), [

@@ -15,7 +15,7 @@ def test_notes_describe_a_regular_deployment_and_how_to_reach_it():
         "NIM image       nvcr.io/nim/nvidia/cosmos3:2.1.0",
         "frontend image  nvcr.io/nvidia/ai-dynamo/dynamo-frontend-nightly:20260906-c70f1c7",
         "model cache     PVC cosmos3-reasoner-model-cache at /opt/nim/.cache (created by this release",
-        f"download        Job {job}; workers wait in init container wait-for-model-download",
+        f"download        Job {job}, a pre-install/pre-upgrade hook: it finished before the DGD was applied",
         "kubectl -n vision get dgd cosmos3-reasoner",
         "kubectl -n vision get pods -l nvidia.com/dynamo-graph-deployment-name=cosmos3-reasoner",
         "kubectl -n vision port-forward svc/cosmos3-reasoner-frontend 8000:8000",
@@ -45,3 +45,10 @@ def test_notes_say_when_no_download_runs():
     text = notes({"download": {"enabled": False}})
     assert "download        disabled: the cache must already hold the model" in text
     assert "get jobs" not in text
+
+
+def test_notes_of_the_gated_mode_say_the_workers_wait_for_a_gpu_less_job():
+    values = {"download": {"mode": "gated"}, "model": {"profile": "4f1e0c2a9b7d"}}
+    job = render(values).job["metadata"]["name"]
+    assert f"download        Job {job} (GPU-less, profile 4f1e0c2a9b7d); workers wait in init container " \
+        "wait-for-model-download until it has finished" in notes(values)

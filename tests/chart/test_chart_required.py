@@ -21,8 +21,8 @@ SCHEMA = json.loads((CHART / "values.schema.json").read_text(encoding="utf-8"))
 # Kubernetes objects the chart passes through as they are: a key dropped there is a field left unset,
 # which Kubernetes defines (no CPU limit, the runtime's default). Their own `required` is Kubernetes'.
 PASS_THROUGH = {"#/definitions/resources", "#/definitions/podSecurityContext", "#/definitions/containerSecurityContext"}
-# Lists whose absence means nothing sensible: the download container's command and its script.
-LISTS_THE_TEMPLATES_NEED = {"download.command", "download.args"}
+# Lists whose absence means nothing sensible: the download command.
+LISTS_THE_TEMPLATES_NEED = {"download.command"}
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def _templates_need(key: Key) -> bool:
 
 @pytest.mark.parametrize(("values", "message"), [
     ({"worker": {"httpPort": None}}, "at '/worker': missing property 'httpPort'"),
-    ({"download": {"args": None}}, "at '/download': missing property 'args'"),
+    ({"download": {"command": None}}, "at '/download': missing property 'command'"),
     ({"operator": {"apiVersion": None}}, "at '/operator': missing property 'apiVersion'"),
     ({"worker": None}, "at '': missing property 'worker'"),
     ({"ingress": {"tls": None}}, "at '/ingress': missing property 'tls'"),

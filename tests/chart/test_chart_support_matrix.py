@@ -28,7 +28,7 @@ UNLISTED_GPUS = [
 
 
 def _job_download_container(rendered) -> dict:
-    (container,) = rendered.job["spec"]["template"]["spec"]["initContainers"]
+    (container,) = rendered.job["spec"]["template"]["spec"]["containers"]
     return container
 
 

@@ -81,12 +81,27 @@ RULES = [
     ("proxy-port-differs-from-http-port",
      {"worker": {"proxyPort": 8000}},
      "worker.proxyPort 8000 equals worker.httpPort 8000: the worker needs distinct ports "
-     "(defaults: httpPort 8000, proxyPort 8080, systemPort 9090)",
+     "(defaults: httpPort 8000, proxyPort 8080; 9090 is the operator's system port)",
      {"worker": {"proxyPort": 8001}}),
-    ("system-port-differs",
-     {"worker": {"systemPort": 8080}},
-     "worker.systemPort 8080 equals worker.proxyPort 8080: the worker needs distinct ports",
-     {"worker": {"systemPort": 9191}}),
+    ("ports-avoid-the-operators-system-port",
+     {"worker": {"proxyPort": 9090}},
+     "the operator's system port 9090 equals worker.proxyPort 9090: the worker needs distinct ports",
+     {"worker": {"proxyPort": 9191}}),
+    ("frontend-http-port-is-the-charts",
+     {"frontend": {"extraArgs": ["--http-port=9000"]}},
+     'frontend.extraArgs contains "--http-port=9000": the chart starts the frontend on --http-host 0.0.0.0 '
+     "--http-port 8000, which the operator's Service, the PodMonitor and the tests rely on; remove it",
+     {"frontend": {"extraArgs": ["--http-request-timeout", "300"]}}),
+    ("ngc-key-needed-by-a-download",
+     {"ngcApiKeySecret": {"name": ""}},
+     "ngcApiKeySecret.name is empty but download.enabled is true: the download Job needs the NGC API key; name "
+     "the secret in ngcApiKeySecret.name, or, with a cache that already holds the model (air-gapped), set "
+     "download.enabled false",
+     {"ngcApiKeySecret": {"name": ""}, "download": {"enabled": False}}),
+    ("gated-download-needs-a-pinned-profile",
+     {"download": {"mode": "gated"}},
+     'download.mode "gated" needs model.profile',
+     {"download": {"mode": "gated"}, "model": {"profile": "4f1e0c2a9b7d"}}),
     ("nim-image-not-latest",
      {"image": {"tag": "latest"}},
      'image.tag "latest" is not allowed: pin a release tag (for example "2.1.0") or set image.digest',
@@ -205,7 +220,7 @@ def test_each_operator_injected_name_is_refused_in_worker_env(name):
     ("NIM_DYNAMO_STREAMING_ENDPOINT", "streaming.endpoint"),
     ("NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S", "streaming.requestTimeoutSeconds"),
     ("NIM_HTTP_API_PORT", "worker.httpPort"), ("NIM_DYNAMO_PROXY_PORT", "worker.proxyPort"),
-    ("DYN_SYSTEM_PORT", "worker.systemPort"),
+    ("NIM_MODEL_PROFILE", "model.profile"),
 ])
 def test_env_the_chart_keeps_consistent_across_objects_cannot_be_overridden_by_extra_env(name, value_path):
     message = render_error({"worker": {"extraEnv": [{"name": name, "value": "1"}]}})
@@ -267,10 +282,15 @@ def _object_nodes(node, path="#"):
             yield from _object_nodes(value, f"{path}/{index}")
 
 
+# Free by design: Helm's globals (read by nothing), and Kubernetes objects the chart passes through as they
+# are (extra objects, pod volumes of any source), which the API server validates.
+PASS_THROUGH_OBJECTS = {"#/properties/global", "#/properties/extraObjects/items/anyOf/0", "#/definitions/volumes/items"}
+
+
 def test_schema_closes_every_object_with_fixed_keys():
     for path, node in _object_nodes(_schema()):
-        if path == "#/properties/global":
-            continue  # Helm's globals: free by design, read by nothing
+        if path in PASS_THROUGH_OBJECTS:
+            continue
         if "properties" in node:
             assert node.get("additionalProperties") is False, path
         else:

@@ -39,7 +39,7 @@ def test_values_table_lists_every_key_in_file_order_with_type_and_default():
     assert [row.split("|")[1].strip().strip("`") for row in rows] == _leaf_and_branch_keys(values)
     assert '| `model.variant` | string | `"nano"` | Model variant: `nano`, `super` or `edge`. |' in rows
     assert any(row.startswith("| `model.gpus` | int | `null` |") for row in rows)
-    assert any(row.startswith('| `download.command` | list | `["/bin/bash", "-lc"]` |') for row in rows)
+    assert any(row.startswith('| `download.command` | list | `["download-to-cache"]` |') for row in rows)
 
 
 def test_doc_comment_scan_skips_list_items_and_block_scalars(tmp_path):

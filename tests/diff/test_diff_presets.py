@@ -120,7 +120,8 @@ def test_the_reference_release_moves_to_another_cache_claim_and_drops_its_own():
     assert (mount.file, mount.path) == ("cosmos3-reasoner/templates/dynamographdeployment.yaml",
                                         "spec.services.ReasonerWorker.volumeMounts[0]")
     new_dgd = dict(rendered(preset("nano-fp8")))[mount.file].splitlines()
-    assert new_dgd[mount.line - 1].strip() == "- name: cosmos3-reasoner-model-cache"
+    assert [line.strip() for line in new_dgd[mount.line - 1:mount.line + 1]] == [
+        "- mountPoint: /opt/nim/.cache", "name: cosmos3-reasoner-model-cache"]
     assert "from claim nim-model-cache to cosmos3-reasoner-model-cache" in mount.message
     assert mount.related[0].path == "spec.services.ReasonerWorker.volumeMounts[0]"
     assert dropped.file == "old/cosmos3-reasoner/templates/persistentvolumeclaim.yaml"

@@ -8,7 +8,7 @@ import re
 REFERENCE = ("--chart", "charts/cosmos3-reasoner", "-f", "values/reference-2.1.0.yaml", "--format", "markdown")
 NODE = re.compile(r"^\s+(n\d+)(\[\[|\[\(|\[)\"(.*)\"(\]\]|\)\]|\])$")
 EDGE = re.compile(r"^\s+(n\d+) (-->|-\.->)\|\"([^\"]*)\"\| (n\d+)$")
-JOB_NAME = re.compile(r"cosmos3-reasoner-download-[0-9a-f]{8}")  # the suffix is a hash of the Job's pod template
+JOB_NAME = re.compile(r"cosmos3-reasoner-download\b")  # the hook Job keeps one name (Helm re-creates it)
 
 
 def mermaid_block(markdown: str) -> list[str]:

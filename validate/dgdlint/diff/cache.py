@@ -10,6 +10,15 @@ from dgdlint.diff.views import MODEL_FIELDS, model_identity
 from dgdlint.model import DGD_KIND, DYNAMO_GROUP, Graph, KObject, Model, as_str, canonical_json
 
 
+def rerun_on_every_upgrade(job: KObject) -> bool:
+    """A pre-upgrade hook that Helm deletes before creating it again (its default delete policy): it runs
+    on every `helm upgrade` whatever its name, so keeping the name is no stale Job."""
+    annotations = job.annotations
+    events = {e.strip() for e in str(annotations.get("helm.sh/hook") or "").split(",")}
+    policies = {p.strip() for p in str(annotations.get("helm.sh/hook-delete-policy") or "").split(",") if p.strip()}
+    return "pre-upgrade" in events and (not policies or "before-hook-creation" in policies)
+
+
 def download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
     old_workers = {c.name: c for c in nim_workers(old)}
     for component in nim_workers(new):
@@ -38,7 +47,7 @@ def download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
             fetched = model_identity(container)
             previous_job = run.old_job(job.obj)
             template = ("spec", "template")
-            unchanged = previous_job is not None and \
+            unchanged = previous_job is not None and not rerun_on_every_upgrade(job.obj) and \
                 canonical_json(previous_job.obj.get(template)) == canonical_json(job.obj.get(template))
             stale = [name for name in changed if fetched[name][0] != after[name][0]]
             for name in stale:
@@ -54,8 +63,8 @@ def download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
                         f"{shown(after[name][0])}, but {tail}",
                         location(old.obj, before[name][1], f"before: {before[name][0] or 'unset'}"),
                         location(job.obj, fetched[name][1], f"{job.label}'s {name}"))
-            if stale or previous_job is None or unchanged:
-                continue  # a Job with a new name is created and runs
+            if stale or previous_job is None or unchanged or rerun_on_every_upgrade(job.obj):
+                continue  # a Job with a new name, or a hook Helm re-creates, is created and runs
             run.add("diff-download-not-rerun", job.obj, ("spec", "template"),
                     f"{moved} and {job.label} follows, but under the same name: a Job's pod template is "
                     "immutable, so the update is rejected and the download does not run again",

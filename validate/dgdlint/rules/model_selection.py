@@ -201,8 +201,11 @@ def download_job_model_mismatch(model: Model):
     title="The download Job lands on the same GPUs as the workers",
     rationale="""Without a profile, the download picks the best one for the GPUs it sees. A Job on other
     nodes (other nodeSelector, tolerations, affinity) or with another GPU resource or count fetches a
-    profile the workers will not select.""",
-    remediation="Give the Job the workers' nodeSelector, tolerations, affinity, GPU resource name and count.",
+    profile the workers will not select. A Job that pins the profile the workers pin (the same
+    NIM_MODEL_PROFILE on both) selects no hardware, so it needs no GPU and may run anywhere: that is
+    the download that cannot starve behind workers holding every GPU.""",
+    remediation="Give the Job the workers' nodeSelector, tolerations, affinity, GPU resource name and count; "
+                "or pin one profile (NIM_MODEL_PROFILE) on the workers and the Job, and drop the Job's GPUs.",
     reads=("DynamoGraphDeployment", "Job"),
 )
 def download_job_gpu_selectors(model: Model):
@@ -212,6 +215,8 @@ def download_job_gpu_selectors(model: Model):
         workers = nim_workers(graph)
         worker = workers[0]
         for job, container in download_jobs(model, graph):
+            if _pins_the_workers_profile(container, job, workers):
+                continue
             for field_name in ("nodeSelector", "tolerations", "affinity"):
                 wanted = worker.pod.spec.get(field_name) or None
                 got = job.pod.spec.get(field_name) or None
@@ -232,3 +237,11 @@ def download_job_gpu_selectors(model: Model):
                 yield Hit(graph.obj, wanted_gpu[2] if wanted_gpu else worker.main.path,
                           f"{worker.label} requests {show(wanted_pair)} but {job.label} requests {show(got_pair)}",
                           related=[job.obj.location(got_gpu[2] if got_gpu else container.path, f"{job.label}'s GPUs")])
+
+
+def _pins_the_workers_profile(container, job, workers) -> bool:
+    """A GPU-less Job whose NIM_MODEL_PROFILE is the one every worker pins: it selects no hardware."""
+    pinned = env_text(container, "NIM_MODEL_PROFILE")
+    if not pinned or any(c.gpu_request() for c in job.all_containers):
+        return False
+    return all(env_text(worker.main, "NIM_MODEL_PROFILE") == pinned for worker in workers)

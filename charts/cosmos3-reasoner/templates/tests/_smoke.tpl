@@ -46,17 +46,16 @@ Helpers of the `helm test` hooks: one ConfigMap carries files/smoke.py (the same
 {{- $container := dict "name" "smoke" "image" (include "cosmos3-reasoner.testImage" $root) "imagePullPolicy" ($v.image.pullPolicy | default $root.Values.image.pullPolicy) -}}
 {{- $_ := set $container "command" (list $v.python "-I" "-B" "/opt/cosmos3-smoke/smoke.py") -}}
 {{- $_ := set $container "args" $args -}}
-{{- $_ := set $container "resources" (include "cosmos3-reasoner.resources" (dict "resources" $v.resources) | fromYaml) -}}
+{{- $_ := set $container "resources" (include "cosmos3-reasoner.resources" (dict "resources" $v.resources) | fromJson) -}}
 {{- with $v.securityContext -}}{{- $_ := set $container "securityContext" . -}}{{- end -}}
 {{- $_ := set $container "volumeMounts" $mounts -}}
-{{- $secrets := list -}}
-{{- range $root.Values.imagePullSecrets -}}
-{{- $secrets = append $secrets (dict "name" .) -}}
-{{- end -}}
 {{- $spec := dict "restartPolicy" "Never" "activeDeadlineSeconds" (include "cosmos3-reasoner.testActiveDeadline" $root | int) -}}
 {{- $_ := set $spec "automountServiceAccountToken" false -}}
 {{- $_ := set $spec "enableServiceLinks" false -}}
-{{- with $secrets -}}{{- $_ := set $spec "imagePullSecrets" . -}}{{- end -}}
+{{- with (include "cosmos3-reasoner.pullSecrets" $root | fromJson).secrets -}}{{- $_ := set $spec "imagePullSecrets" . -}}{{- end -}}
+{{- /* A test Pod is a small CPU pod like the frontend: it goes where the frontend's pods may go. */ -}}
+{{- with $root.Values.frontend.nodeSelector -}}{{- $_ := set $spec "nodeSelector" . -}}{{- end -}}
+{{- with $root.Values.frontend.tolerations -}}{{- $_ := set $spec "tolerations" . -}}{{- end -}}
 {{- with $root.Values.download.serviceAccountName -}}{{- $_ := set $spec "serviceAccountName" . -}}{{- end -}}
 {{- with $v.podSecurityContext -}}{{- $_ := set $spec "securityContext" . -}}{{- end -}}
 {{- $_ := set $spec "containers" (list $container) -}}

@@ -1,0 +1,88 @@
+{{- /*
+Names and labels. Helpers that hand structured data to a template return JSON built with toJson from
+dicts (`include` only returns strings) and the caller reads it back with fromJson: no helper writes YAML
+text that is parsed again, so a value can never add a key. Helpers take the root context `.`, or a dict
+with the root under "root" when they need more.
+*/ -}}
+
+{{/* Usage: include "cosmos3-reasoner.workerName" . -> "ReasonerWorker", the worker component's name (also the longest component name, which sets the name budget). */}}
+{{- define "cosmos3-reasoner.workerName" -}}ReasonerWorker{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.frontendName" . -> "Frontend", the frontend component's name. */}}
+{{- define "cosmos3-reasoner.frontendName" -}}Frontend{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.name" . -> the chart name, or nameOverride. */}}
+{{- define "cosmos3-reasoner.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 45 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.fullname" . -> DGD name and object-name prefix. At most 31 characters (Grove's 45 minus the longest component name); a longer name keeps its first 24 characters and a 6-hex hash of the whole name, so two releases never share it. */}}
+{{- define "cosmos3-reasoner.fullname" -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- $full := printf "%s-%s" .Release.Name $name -}}
+{{- if .Values.fullnameOverride -}}
+{{- $full = .Values.fullnameOverride -}}
+{{- else if contains $name .Release.Name -}}
+{{- $full = .Release.Name -}}
+{{- end -}}
+{{- $budget := sub 45 (len (include "cosmos3-reasoner.workerName" .)) | int -}}
+{{- if gt (len $full) $budget -}}
+{{- $hash := $full | sha256sum | trunc 6 -}}
+{{- $full = printf "%s-%s" (regexReplaceAll "[-.]+$" ($full | trunc (sub $budget 7 | int)) "") $hash -}}
+{{- end -}}
+{{- $full -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.chart" . -> "<chart>-<version>" for the helm.sh/chart label. */}}
+{{- define "cosmos3-reasoner.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.selectorLabels" (dict "root" $ "component" "model-download") | fromJson -> the labels a pod of this release carries. */}}
+{{- define "cosmos3-reasoner.selectorLabels" -}}
+{{- toJson (dict "app.kubernetes.io/name" (include "cosmos3-reasoner.name" .root) "app.kubernetes.io/instance" .root.Release.Name "app.kubernetes.io/component" .component) -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.metadata" (dict "root" $ "name" $name "component" "inference" "annotations" $extra "labels" $extraLabels) -> name, namespace, labels and annotations of a top-level object as YAML (annotations and labels optional; the chart's own annotations win over the user's). */}}
+{{- define "cosmos3-reasoner.metadata" -}}
+{{- $root := .root -}}
+{{- $labels := include "cosmos3-reasoner.selectorLabels" . | fromJson -}}
+{{- $_ := set $labels "helm.sh/chart" (include "cosmos3-reasoner.chart" $root) -}}
+{{- $_ := set $labels "app.kubernetes.io/version" $root.Chart.AppVersion -}}
+{{- $_ := set $labels "app.kubernetes.io/managed-by" $root.Release.Service -}}
+{{- $labels = mergeOverwrite $labels (deepCopy ($root.Values.labels | default dict)) (deepCopy (.labels | default dict)) -}}
+{{- $annotations := mergeOverwrite (deepCopy ($root.Values.annotations | default dict)) (.annotations | default dict) -}}
+name: {{ .name | quote }}
+namespace: {{ $root.Release.Namespace | quote }}
+labels:
+  {{- toYaml $labels | nindent 2 }}
+{{- with $annotations }}
+annotations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.operatorPodLabels" (dict "root" $ "component" "ReasonerWorker") | fromJson -> the labels the Dynamo operator puts on this release's pods of one component (graph name and component name). */}}
+{{- define "cosmos3-reasoner.operatorPodLabels" -}}
+{{- toJson (dict "nvidia.com/dynamo-graph-deployment-name" (include "cosmos3-reasoner.fullname" .root) "nvidia.com/dynamo-component" .component) -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.frontendServiceName" . -> "<fullname>-frontend", the Service the operator creates for the Frontend component. */}}
+{{- define "cosmos3-reasoner.frontendServiceName" -}}
+{{- printf "%s-frontend" (include "cosmos3-reasoner.fullname" .) -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.claimName" . -> the model-cache claim: cache.name or "<fullname>-model-cache". */}}
+{{- define "cosmos3-reasoner.claimName" -}}
+{{- .Values.cache.name | default (printf "%s-model-cache" (include "cosmos3-reasoner.fullname" .)) -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.cacheMountPath" . -> where the NIM expects its cache (fixed). */}}
+{{- define "cosmos3-reasoner.cacheMountPath" -}}
+/opt/nim/.cache
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.streamingEndpoint" . -> streaming.endpoint, else "<fullname>.backend.streaming". */}}
+{{- define "cosmos3-reasoner.streamingEndpoint" -}}
+{{- .Values.streaming.endpoint | default (printf "%s.backend.streaming" (include "cosmos3-reasoner.fullname" .)) -}}
+{{- end -}}
