@@ -9,7 +9,7 @@ from dgdlint.engine import check_texts
 from dgdlint.release import Release, release_of
 from dgdlint.rules.webhook_grove import pcs_name
 from dgdlint.schema import SchemaStage
-from refdata import CRD_DIR, DGD_CRD, require_reference
+from refdata import DGD_CRD, require_reference
 
 
 def loud(text: str, stage=None) -> list[tuple[str, int, str]]:
@@ -106,20 +106,30 @@ def test_no_runtime_version_rule_fires_for_a_release_without_the_field():
     assert run_rules(model, rules) == []
 
 
-def test_the_1_1_0_crd_makes_a_release_without_runtime_version_override():
-    crd = require_reference(CRD_DIR / "releases" / "1.1.0" / "nvidia.com_dynamographdeployments.yaml")
-    stage = SchemaStage([str(crd)])
+def test_the_bundled_1_1_0_release_has_no_runtime_version_override_and_no_rule_asks_for_it():
+    stage = SchemaStage(dynamo_version="1.1.0")
     release = release_of(stage)
-    assert release.known
+    assert release.name == "Dynamo 1.1.0"
     assert not release.has_field("v1alpha1", ("spec", "services", "*", "runtimeVersionOverride"))
     text = ("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: qwen3\nspec:\n"
             "  services:\n    Worker:\n      componentType: worker\n      extraPodSpec:\n        mainContainer:\n"
             "          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:my-tag\n")
-    assert [f for f in loud(text, stage) if f[0].startswith("runtime-version")] == []
+    assert loud(text, stage) == []
+    assert [rule for rule, _, _ in loud(text)] == ["runtime-version-required"]  # the newest release asks
 
 
-@pytest.mark.parametrize("newest", [None, "crd"])
-def test_the_newest_release_has_runtime_version_override(newest):
-    stage = SchemaStage([str(require_reference(DGD_CRD))]) if newest else None
-    release = release_of(stage)
+def test_a_grove_only_field_the_release_lacks_is_the_schemas_finding_not_a_rules():
+    text = ("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: qwen3\n"
+            "  annotations:\n    nvidia.com/enable-grove: \"false\"\nspec:\n  priorityClassName: high\n"
+            "  services:\n    Worker:\n      componentType: worker\n      extraPodSpec:\n        mainContainer:\n"
+            "          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.0\n")
+    assert [rule for rule, _, _ in loud(text, SchemaStage(dynamo_version="1.1.0"))] == ["crd-schema"]
+    assert [rule for rule, _, _ in loud(text)] == ["grove-pathway-required"]
+
+
+@pytest.mark.parametrize("stage", [None, "bundled", "crd"])
+def test_the_newest_release_has_runtime_version_override(stage):
+    schema_stage = {None: None, "bundled": SchemaStage(),
+                    "crd": SchemaStage([str(require_reference(DGD_CRD))]) if stage == "crd" else None}[stage]
+    release = release_of(schema_stage)
     assert release.has_field("v1beta1", ("spec", "components", "*", "runtimeVersionOverride"))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from dgdlint.model import Component, Graph, as_list, as_map, as_str
 from dgdlint.quantity import canonical_quantity, parse_quantity
+from dgdlint.release import NEWEST, Release
 
 # Annotation and label keys the operator reads (its consts package).
 ENABLE_GROVE = "nvidia.com/enable-grove"
@@ -120,10 +121,6 @@ class ComponentView:
     def service_annotations(self) -> Value:
         """v1alpha1 services carry annotations of their own (v1beta1 components have none)."""
         return self.field("annotations") if self.alpha else Value(None, self.path + ("annotations",))
-
-    @property
-    def has_pod_template(self) -> bool:
-        return isinstance(self.raw.get("extraPodSpec" if self.alpha else "podTemplate"), dict) or self.alpha
 
     @property
     def node_count(self) -> int:
@@ -293,6 +290,15 @@ class ComponentView:
 @dataclass
 class GraphView:
     graph: Graph
+    release: Release = NEWEST
+
+    def allows(self, *path: str) -> bool:
+        """Whether the release the check is for has this graph field (a rule about a field it lacks does
+        not apply to it)."""
+        return self.release.has_field(self.obj.version, tuple(path))
+
+    def allows_component(self, *names: str) -> bool:
+        return self.release.has_field(self.obj.version, self.component_schema_path(*names))
 
     @property
     def obj(self):
@@ -347,4 +353,4 @@ class GraphView:
 
 
 def graph_views(model) -> list[GraphView]:
-    return model.memo("webhook-graph-views", lambda: [GraphView(graph) for graph in model.graphs])
+    return model.memo("webhook-graph-views", lambda: [GraphView(graph, model.release) for graph in model.graphs])

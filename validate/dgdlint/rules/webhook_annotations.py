@@ -115,22 +115,13 @@ def _builtin(group: str) -> bool:
 
 
 def _metadata_maps(model: Model):
-    """(object, path of an annotation or label map) for custom resources' metadata and a graph's nested maps.
-    Built-in kinds are left to the schema stage, whose Kubernetes schemas say the same."""
+    """(object, path of an annotation or label map) of custom resources' own metadata: their CRD schemas
+    leave metadata to the API server, while built-in kinds' schemas and a DGD's nested maps (pod
+    template, services) are the schema stage's."""
     for obj in model.objects:
-        if _builtin(obj.group):
-            continue
-        for key in ("annotations", "labels"):
-            yield obj, ("metadata", key)
-    for view in graph_views(model):
-        for key in ("annotations", "labels"):
-            yield view.obj, ("spec", key)
-        for component in view.components:
-            yield view.obj, component.pod_annotations_path
-            yield view.obj, component.pod_annotations_path[:-1] + ("labels",)
-            if component.alpha:
-                yield view.obj, component.path + ("annotations",)
-                yield view.obj, component.path + ("labels",)
+        if not _builtin(obj.group):
+            for key in ("annotations", "labels"):
+                yield obj, ("metadata", key)
 
 
 @rule(
@@ -141,7 +132,7 @@ def _metadata_maps(model: Model):
     bool into ... of type string"); the operator's annotations such as
     `nvidia.com/enable-grove: false` are the usual case.""",
     remediation='Quote the value: `nvidia.com/enable-grove: "false"`.',
-    reads=("DynamoGraphDeployment", "custom resources' metadata"),
+    reads=("metadata of custom resources (DynamoGraphDeployment, ...)",),
 )
 def metadata_value_not_string(model: Model):
     for obj, path in _metadata_maps(model):

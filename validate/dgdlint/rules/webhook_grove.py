@@ -92,19 +92,19 @@ def grove_name_budget(model: Model):
 
 
 def _grove_only_settings(view: GraphView):
-    """(path, what) of every setting the webhook accepts only on the Grove pathway."""
-    if view.obj.get(("spec", "priorityClassName")):
+    """(path, what) of every setting the webhook accepts only on the Grove pathway (that the release has)."""
+    if view.obj.get(("spec", "priorityClassName")) and view.allows("spec", "priorityClassName"):
         yield ("spec", "priorityClassName"), f"{view.obj.label}: spec.priorityClassName"
     for component in view.components:
         label = component.component.label
-        if component.field("minAvailable").present:
+        if component.field("minAvailable").present and view.allows_component("minAvailable"):
             yield component.field("minAvailable").path, f"{label}: minAvailable"
         if component.forced_scaling_group:
             yield component.force_scaling_group.path, f"{label}: grove.forceScalingGroup"
         if component.inter_pod_gms:
             yield component.gms.path + ("mode",), f"{label}: the inter-pod GPU memory service layout"
     topology_name = view.kv_transfer_policy.path + ("clusterTopologyName",)
-    if view.obj.get(topology_name):
+    if view.obj.get(topology_name) and view.allows(*topology_name):
         yield topology_name, f"{view.obj.label}: kvTransferPolicy.clusterTopologyName"
 
 
@@ -158,9 +158,10 @@ def value_problems(override: Override, target: str):
 
 
 def _overrides(view: GraphView):
-    if view.provider_override is not None:
+    """The graph's provider overrides, when the release has them."""
+    if view.provider_override is not None and view.allows("spec", "providerOverride"):
         yield view.provider_override, None
-    for component in view.components:
+    for component in view.components if view.allows_component("providerOverride") else ():
         if component.provider_override is not None:
             yield component.provider_override, component
         for override in component.role_overrides():

@@ -68,7 +68,7 @@ def topology_constraint_incomplete(model: Model):
 def kv_transfer_policy_name_invalid(model: Model):
     for view in graph_views(model):
         path = view.kv_transfer_policy.path + ("clusterTopologyName",)
-        name = as_str(view.obj.get(path))
+        name = as_str(view.obj.get(path)) if view.allows(*path) else None
         problem = dns1123_subdomain_problem(name) if name else None
         if problem:
             yield Hit(view.obj, path, f"{view.obj.label}: kvTransferPolicy.clusterTopologyName {name!r} {problem}")
