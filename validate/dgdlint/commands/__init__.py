@@ -26,7 +26,7 @@ import sys
 from dgdlint.commands.options import EXIT_USAGE, Parser, UsageProblem, usage
 
 # In the order `dgdlint --help` lists them.
-COMMANDS = ["check", "render", "plan", "diff", "rules", "explain", "schemas", "smoke"]
+COMMANDS = ["check", "convert", "fix", "render", "plan", "diff", "rules", "explain", "schemas", "smoke"]
 
 
 def command_module(name: str):

@@ -18,6 +18,7 @@ def add_arguments(parser) -> None:
     options.add_crd_options(parser)
     options.add_report_options(parser)
     options.add_policy_options(parser)
+    parser.add_argument("--fix", action="store_true", help="first repair the files as `dgdlint fix` does, then check")
 
 
 def run(args) -> int:
@@ -25,6 +26,8 @@ def run(args) -> int:
     from dgdlint.model import build_model
 
     options.outputs(args)  # a usage error before any work
+    if args.fix:
+        _fix_first(args)
     decisions = outcome.read_policy(args)
     schema_stage = schema_stage_for(args, decisions.config)
     loaded_inputs = inputs.load_inputs(args, decisions.config)
@@ -43,6 +46,17 @@ def run(args) -> int:
     outcome.apply(result, decisions)
     failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
     return outcome.report(args, outcome.render_findings(result, args), failed)
+
+
+def _fix_first(args) -> None:
+    """`check --fix` is `fix` then `check`: the files are repaired (or refused, said on stderr) first."""
+    import os
+
+    from dgdlint.edit.command import run_fix
+
+    if not args.paths or not all(p != "-" and os.path.isfile(p) for p in args.paths):
+        raise options.UsageProblem("--fix needs files (not -, directories or a chart)")
+    run_fix(list(args.paths), diff=False)
 
 
 def schema_stage_for(args, config=None):

@@ -1,0 +1,217 @@
+"""`dgdlint convert --to v1beta1`: the operator's field mapping, in the user's own file."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from edit_support import comments, run
+
+SOURCE = """\
+# The graph, as written for v1alpha1.
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: demo  # keep me
+spec:
+  envs:
+    - name: GRAPH_WIDE
+      value: "1"
+  pvcs:
+    - name: model-cache
+      create: false
+  services:
+    # the frontend
+    Frontend:
+      componentType: frontend
+      replicas: 1
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/frontend:1.0.0
+    Worker:
+      componentType: worker
+      subComponentType: decode  # becomes the type
+      replicas: 2
+      envFromSecret: hf-token
+      sharedMemory:
+        size: 16Gi
+      resources:
+        requests:
+          cpu: "8"
+          gpu: "1"
+          gpuType: nvidia.com/mig-1g.10gb
+          custom:
+            rdma/ib: "1"
+      envs:
+        - name: A
+          value: from-service
+        - name: B
+          value: overridden
+      volumeMounts:
+        - name: model-cache
+          mountPoint: /cache   # the model cache
+      extraPodMetadata:
+        labels:
+          team: video
+      extraPodSpec:
+        nodeSelector:
+          pool: gpu
+        mainContainer:
+          image: registry.example/worker:1.0.0
+          env:
+            - name: B
+              value: from-main-container
+"""
+
+EXPECTED = """\
+# The graph, as written for v1alpha1.
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: demo  # keep me
+spec:
+  env:
+    - name: GRAPH_WIDE
+      value: "1"
+  components:
+    # the frontend
+    - name: Frontend
+      type: frontend
+      replicas: 1
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: registry.example/frontend:1.0.0
+    - name: Worker
+      type: decode  # becomes the type
+      replicas: 2
+      podTemplate:
+        metadata:
+          labels:
+            team: video
+        spec:
+          nodeSelector:
+            pool: gpu
+          containers:
+            - name: main
+              image: registry.example/worker:1.0.0
+              env:
+                - name: A
+                  value: from-service
+                - name: B
+                  value: from-main-container
+              envFrom:
+                - secretRef:
+                    name: hf-token
+              resources:
+                requests:
+                  cpu: "8"
+                  nvidia.com/mig-1g.10gb: "1"
+                  rdma/ib: "1"
+              volumeMounts:
+                - name: model-cache
+                  mountPath: /cache   # the model cache
+          volumes:
+            - name: model-cache
+              persistentVolumeClaim:
+                claimName: model-cache
+      sharedMemorySize: 16Gi
+"""
+
+
+def test_a_v1alpha1_graph_becomes_the_v1beta1_graph_the_operator_would_store(capsys, tmp_path):
+    source = tmp_path / "graph.yaml"
+    source.write_text(SOURCE)
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert (code, out) == (0, EXPECTED)
+    assert f"{source}:52: info: B is set in envs and in mainContainer.env" in err
+
+
+def test_every_comment_survives_and_a_comment_on_a_moved_key_moves_with_it(capsys, tmp_path):
+    source = tmp_path / "graph.yaml"
+    source.write_text(SOURCE)
+    _, out, _ = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert sorted(comments(out)) == sorted(comments(SOURCE))
+    assert "    # the frontend\n    - name: Frontend\n" in out
+    assert "mountPath: /cache   # the model cache" in out
+
+
+def test_a_pvc_with_create_true_becomes_a_persistent_volume_claim_object_and_stderr_says_so(capsys, tmp_path):
+    source = tmp_path / "graph.yaml"
+    source.write_text(SOURCE.replace("      create: false\n", "      create: true  # made by the operator\n"
+                                     "      size: 200Gi\n      storageClass: nfs\n"
+                                     "      volumeAccessMode: ReadWriteMany\n"))
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0
+    assert out.endswith("""\
+---
+# made by the operator
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: model-cache
+spec:
+  accessModes:
+    - ReadWriteMany
+  storageClassName: nfs
+  resources:
+    requests:
+      storage: 200Gi
+""")
+    assert f"{source}:11: info: pvcs[0] (model-cache) has create: true: written as a PersistentVolumeClaim " \
+           "object after the graph" in err
+
+
+def test_a_field_with_no_v1beta1_place_is_a_warning_never_a_silent_drop(capsys, tmp_path):
+    source = tmp_path / "graph.yaml"
+    source.write_text(SOURCE.replace("      replicas: 2\n", "      replicas: 2\n      dynamoNamespace: legacy\n"))
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0 and "dynamoNamespace" not in out
+    assert f"{source}:25: warning: Worker.dynamoNamespace has no place in v1beta1" in err
+    assert "[convert-field-dropped]" in err
+
+
+def test_objects_that_are_not_v1alpha1_graphs_pass_through_byte_for_byte(capsys, tmp_path):
+    other = "apiVersion: v1\nkind: ConfigMap   # untouched\nmetadata: {name: x}\ndata:\n    k: 'v'\n"
+    source = tmp_path / "mixed.yaml"
+    source.write_text(other + "---\n" + SOURCE)
+    code, out, _ = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0 and out == other + "---\n" + EXPECTED
+
+
+def test_write_replaces_the_file_in_place_keeping_its_mode(capsys, tmp_path):
+    source = tmp_path / "graph.yaml"
+    source.write_text(SOURCE)
+    os.chmod(source, 0o640)
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", "--write", str(source))
+    assert (code, out) == (0, "")
+    assert source.read_text() == EXPECTED
+    assert stat.S_IMODE(source.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["graph.yaml"]  # no temporary file left
+    assert f"dgdlint: wrote {source}" in err
+
+
+def test_write_on_several_files_writes_none_when_one_fails(capsys, tmp_path):
+    good = tmp_path / "good.yaml"
+    good.write_text(SOURCE)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(SOURCE.replace("mountPoint: /cache", "useAsCompilationCache: false"))
+    code, _, err = run(capsys, "convert", "--to", "v1beta1", "--write", str(good), str(bad))
+    assert code == 1
+    assert good.read_text() == SOURCE and bad.read_text() != EXPECTED
+    assert f"{bad}:41: error: Worker: volumeMounts[0] (model-cache) has no mountPoint" in err
+    assert "nothing written" in err
+
+
+def test_a_file_that_does_not_parse_is_left_untouched_with_an_error_naming_it(capsys, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: nvidia.com/v1alpha1\nkind: [\n")
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", "--write", str(bad))
+    assert code == 1 and out == ""
+    assert err.startswith(f"{bad}:3: error: YAML syntax error")
+    assert bad.read_text() == "apiVersion: nvidia.com/v1alpha1\nkind: [\n"
+
+
+def test_a_missing_file_is_a_usage_error(capsys, tmp_path):
+    assert run(capsys, "convert", "--to", "v1beta1", str(tmp_path / "nope.yaml"))[0] == 2

@@ -1,0 +1,91 @@
+"""The round trip: an edit changes only the lines it must; what it cannot keep is refused, never written."""
+
+from __future__ import annotations
+
+import pytest
+
+from dgdlint.edit.roundtrip import open_text
+from dgdlint.edit.source import EditError
+
+MIXED = """\
+# a header
+apiVersion: v1   # eol on a root key
+kind: ConfigMap
+metadata:
+  name: x
+data:
+  list:
+    - a
+  other:
+  - b        # a list indented the other way
+  script: |
+    # not a comment: text of a block scalar
+    echo hi
+"""
+
+
+def test_an_untouched_document_is_written_back_byte_for_byte():
+    edit = open_text("f.yaml", MIXED)
+    assert edit.render() == MIXED
+
+
+def test_an_edit_changes_only_its_line_even_where_ruamel_would_reindent_the_rest():
+    edit = open_text("f.yaml", MIXED)
+    [document] = edit.documents
+    document.root["metadata"]["name"] = "y"
+    document.changed = True
+    assert edit.render() == MIXED.replace("  name: x", "  name: y")
+
+
+def test_an_added_list_item_takes_the_indentation_of_its_neighbours():
+    edit = open_text("f.yaml", MIXED)
+    [document] = edit.documents
+    document.root["data"]["other"].append("c")
+    document.changed = True
+    assert edit.render() == MIXED.replace("  - b        # a list indented the other way\n",
+                                          "  - b        # a list indented the other way\n  - c\n")
+
+
+def test_a_hash_inside_a_block_scalar_or_a_quoted_string_is_text_not_a_comment():
+    text = 'a: "x # y"  # real\nb: |\n  # text\n'
+    edit = open_text("f.yaml", text)
+    assert edit.documents[0].table.texts(edit.documents[0].root) == ["# real"]
+
+
+def test_separators_and_comment_only_documents_pass_through():
+    text = "# only a comment\n---\napiVersion: v1\nkind: ConfigMap\n--- # a separator comment\napiVersion: v1\n" \
+           "kind: Secret\n"
+    edit = open_text("f.yaml", text)
+    for document in edit.documents:
+        if document is not None:
+            document.changed = True
+    assert edit.render() == text
+
+
+@pytest.mark.parametrize(("text", "line", "words"), [
+    ("a: [1,\n", 2, "YAML syntax error"),
+    ("a:\n\tb: 1\n", 2, "tab"),
+])
+def test_a_file_that_does_not_parse_is_refused_naming_its_line(text, line, words):
+    with pytest.raises(EditError) as error:
+        open_text("bad.yaml", text)
+    assert error.value.file == "bad.yaml" and error.value.line == line
+    assert words in error.value.message
+
+
+def test_an_edit_of_a_document_with_anchors_is_refused_naming_the_anchor_line():
+    edit = open_text("f.yaml", "a: 1\nb: &shared\n  x: 1\nc: *shared\n")
+    edit.documents[0].root["a"] = 2
+    edit.documents[0].changed = True
+    with pytest.raises(EditError) as error:
+        edit.render()
+    assert error.value.line == 2 and "anchors" in error.value.message
+
+
+def test_a_comment_inside_a_flow_collection_makes_an_edit_refuse():
+    edit = open_text("f.yaml", "a: 1\nb: [x,\n  # inside\n  y]\n")
+    edit.documents[0].root["a"] = 2
+    edit.documents[0].changed = True
+    with pytest.raises(EditError) as error:
+        edit.render()
+    assert error.value.line == 3 and "flow collection" in error.value.message

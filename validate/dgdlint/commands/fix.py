@@ -1,0 +1,20 @@
+"""`dgdlint fix FILE...`: the findings of fixable rules repaired in place (--diff shows the change instead);
+what has more than one answer is reported and left."""
+
+from __future__ import annotations
+
+NAME = "fix"
+HELP = "repair the findings that have one right answer, in place (see the fixable rules in `dgdlint rules`)"
+EXAMPLE = """dgdlint fix --diff deploy/reasoner.yaml
+dgdlint fix deploy/reasoner.yaml"""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="FILE", help="YAML files")
+    parser.add_argument("--diff", action="store_true", help="show the change as a unified diff; write nothing")
+
+
+def run(args) -> int:
+    from dgdlint.edit.command import run_fix
+
+    return run_fix(args.paths, args.diff)

@@ -1,0 +1,154 @@
+"""The edit commands' work, independent of argument parsing: convert files, fix files, and write the results
+all at once or not at all. Returns exit codes (0 ok, 1 an error note or a file refused, 2 usage)."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+
+from dgdlint.edit.atomic import WriteError, write_all
+from dgdlint.edit.notes import Note
+from dgdlint.edit.roundtrip import EditableFile, open_text
+from dgdlint.edit.source import EditError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+def _open_all(paths: list[str], notes: list[Note]) -> dict[str, EditableFile]:
+    files: dict[str, EditableFile] = {}
+    for path in paths:
+        try:
+            files[path] = open_text(path, _read(path))
+        except EditError as error:
+            notes.append(Note(error.file, error.line, "error", "edit-refused",
+                              f"{error.message}; the file is left untouched"))
+        except UnicodeDecodeError:
+            notes.append(Note(path, 1, "error", "edit-refused", "not UTF-8 text; the file is left untouched"))
+    return files
+
+
+def _render_all(files: dict[str, EditableFile], notes: list[Note]) -> dict[str, str]:
+    out = {}
+    for path, edit in files.items():
+        for document in edit.documents:
+            for line in document.table.lost_lines(document.root) if document is not None and document.changed else []:
+                notes.append(Note(path, document.chunk.start + line + 1, "warning", "edit-comment-dropped",
+                                  "this comment belonged to something the edit left out; it is not in the result"))
+        try:
+            out[path] = edit.render()
+        except EditError as error:
+            notes.append(Note(error.file, error.line, "error", "edit-refused",
+                              f"{error.message}; the file is left untouched"))
+    return out
+
+
+def _missing(paths: list[str], stdin_ok: bool) -> str | None:
+    if not paths:
+        return "give at least one FILE"
+    for path in paths:
+        if path == "-" and not stdin_ok:
+            return "- (stdin) cannot be written in place"
+        if path != "-" and not os.path.isfile(path):
+            return f"{path}: no such file"
+    return None
+
+
+def _report(notes: list[Note], stream=None) -> None:
+    stream = stream or sys.stderr
+    for note in sorted(notes, key=lambda n: (n.file, n.line)):
+        print(note.text(), file=stream)
+
+
+def _write(texts: dict[str, str], notes: list[Note]) -> int:
+    if any(n.severity == "error" for n in notes):
+        print("dgdlint: nothing written: fix the errors above first (all files or none)", file=sys.stderr)
+        return EXIT_FINDINGS
+    try:
+        write_all(texts)
+    except WriteError as error:
+        print(f"dgdlint: error: {error.path}: {error.reason}; nothing written", file=sys.stderr)
+        return EXIT_FINDINGS
+    for path in texts:
+        print(f"dgdlint: wrote {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def run_convert(paths: list[str], to: str, write: bool) -> int:
+    from dgdlint.edit.convert import convert_file
+
+    problem = _missing(paths, stdin_ok=not write)
+    if problem:
+        print(f"dgdlint: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    notes: list[Note] = []
+    files = _open_all(paths, notes)
+    for edit in files.values():
+        notes += convert_file(edit, to)
+    refused = {n.file for n in notes if n.severity == "error"}
+    texts = _render_all({p: e for p, e in files.items() if p not in refused}, notes)
+    _report(notes)
+    failed = any(n.severity == "error" for n in notes)
+    if write:
+        return _write({p: t for p, t in texts.items() if files[p].changed}, notes)
+    for index, path in enumerate(p for p in paths if p in texts):
+        text = texts[path]
+        if index and not text.startswith("---"):
+            sys.stdout.write("---\n")
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+def fix_texts(paths: list[str], notes: list[Note], rules=None,
+              respect_annotations: bool = True) -> tuple[dict[str, str], dict[str, str]]:
+    """(original texts, fixed texts) of the files whose fixes apply; notes say what was done and left."""
+    from dgdlint.edit.fix import apply
+    from dgdlint.edit.fixers import plans_for
+    from dgdlint.engine import apply_policy, check_loaded
+    from dgdlint.load import LoadResult, load_text
+
+    files = _open_all(paths, notes)
+    loaded = LoadResult()
+    for path, edit in files.items():
+        load_text(path, edit.text, loaded)
+    result = check_loaded(loaded)
+    apply_policy(result, annotations=respect_annotations)
+    reported = {(f.rule, f.object_ref) for f in result.findings}
+    plans = [p for p in plans_for(result.model, rules) if (p.rule, p.obj.ref) in reported]
+    seen, unique = set(), []
+    for plan in plans:  # one edit per (object, container, what)
+        key = (plan.rule, plan.obj.ref, getattr(plan, "name", None), repr(getattr(plan, "container", None) and
+               plan.container.path), getattr(plan, "path", None))
+        if key not in seen:
+            seen.add(key)
+            unique.append(plan)
+    notes += apply(files, unique)
+    texts = _render_all(files, notes)
+    originals = {p: files[p].text for p in texts}
+    return originals, {p: t for p, t in texts.items() if t != originals[p]}
+
+
+def run_fix(paths: list[str], diff: bool) -> int:
+    problem = _missing(paths, stdin_ok=False)
+    if problem:
+        print(f"dgdlint: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    notes: list[Note] = []
+    originals, fixed = fix_texts(paths, notes)
+    _report(notes)
+    if diff:
+        for path, text in fixed.items():
+            sys.stdout.writelines(difflib.unified_diff(originals[path].splitlines(keepends=True),
+                                                       text.splitlines(keepends=True), f"a/{path}", f"b/{path}"))
+        return EXIT_FINDINGS if any(n.severity == "error" for n in notes) else EXIT_OK
+    if not fixed:
+        print("dgdlint: nothing to fix", file=sys.stderr)
+        return EXIT_FINDINGS if any(n.severity == "error" for n in notes) else EXIT_OK
+    return _write(fixed, notes)

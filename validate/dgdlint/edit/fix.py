@@ -1,0 +1,147 @@
+"""`dgdlint fix`: the repairs with one right answer, applied to the user's files through the round trip.
+
+Fixers (edit/fixers.py) read the model and propose plans: set an env var in a container, or add a flag
+after a word of its command. This module applies them to the ruamel trees of the files the objects came
+from. A plan that cannot be applied without a choice (a value from a Secret, a flag inside a script where
+its place is not clear) becomes a note instead of an edit."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+from dgdlint.edit.notes import Note
+from dgdlint.edit.roundtrip import EditableDocument, EditableFile
+from dgdlint.model import Container, KObject
+
+_NOT_A_PLAIN_STRING = re.compile(r"^(|~|null|true|false|yes|no|on|off|y|n|[-+.0-9].*)$", re.IGNORECASE)
+
+
+@dataclass
+class SetEnv:
+    rule: str
+    obj: KObject
+    container: Container
+    name: str
+    value: str
+    why: str
+
+
+@dataclass
+class AddFlag:
+    rule: str
+    obj: KObject
+    path: tuple  # the command/args element holding the word the flag goes after
+    after: str
+    flag: str
+    why: str
+
+
+@dataclass
+class Ambiguous:
+    rule: str
+    obj: KObject
+    path: tuple
+    message: str
+
+
+def document_of(files: dict[str, EditableFile], obj: KObject) -> EditableDocument | None:
+    """The editable document an object of the model was read from (matched by file and line)."""
+    edit = files.get(obj.file)
+    if edit is None:
+        return None
+    line = obj.doc.line - 1
+    for chunk, document in zip(edit.chunks, edit.documents, strict=True):
+        if document is not None and chunk.start <= line < chunk.start + max(1, len(chunk.body.splitlines())):
+            return document
+    return None
+
+
+def _node(document: EditableDocument, path: tuple):
+    node = document.root
+    for part in path:
+        if isinstance(node, CommentedMap) and part in node:
+            node = node[part]
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return None
+    return node
+
+
+def _string(value: str):
+    return DoubleQuotedScalarString(value) if _NOT_A_PLAIN_STRING.match(value) else value
+
+
+def _line(plan) -> int:
+    path = plan.path if hasattr(plan, "path") else plan.container.path
+    return plan.obj.position(path)[0]
+
+
+def apply(files: dict[str, EditableFile], plans: list) -> list[Note]:
+    notes: list[Note] = []
+    for plan in plans:
+        document = document_of(files, plan.obj)
+        if isinstance(plan, Ambiguous) or document is None:
+            message = plan.message if isinstance(plan, Ambiguous) else "its document could not be edited"
+            notes.append(Note(plan.obj.file, _line(plan), "warning", "fix-ambiguous", f"{message} [{plan.rule}]"))
+            continue
+        done = _set_env(document, plan) if isinstance(plan, SetEnv) else _add_flag(document, plan)
+        if isinstance(done, str):
+            notes.append(Note(plan.obj.file, _line(plan), "warning", "fix-ambiguous", f"{done} [{plan.rule}]"))
+        else:
+            document.changed = True
+            notes.append(Note(plan.obj.file, _line(plan), "info", "fixed", f"{plan.why} [{plan.rule}]"))
+    return notes
+
+
+def _set_env(document: EditableDocument, plan: SetEnv) -> bool | str:
+    base = plan.obj.base
+    entry = plan.container.env_var(plan.name)
+    if entry is not None and entry.origin != "graph":
+        if not entry.is_literal:
+            return f"{plan.name} comes from valueFrom; set it to {plan.value!r} by hand"
+        item = _node(document, base + entry.path)
+        if not isinstance(item, CommentedMap):
+            return f"{plan.name}'s entry is not a mapping"
+        old = item.get("value")
+        item["value"] = type(old)(plan.value) if isinstance(old, str) and type(old) is not str else \
+            _string(plan.value)
+        return True
+    anchor = plan.container.env_anchor
+    target = _node(document, base + anchor)
+    if not isinstance(target, CommentedSeq):
+        holder = _node(document, base + anchor)
+        if not isinstance(holder, CommentedMap):
+            return f"no env list to add {plan.name} to"
+        key = "envs" if anchor and anchor[-1] != "mainContainer" and "services" in anchor else "env"
+        target = holder.setdefault(key, CommentedSeq())
+        if not isinstance(target, CommentedSeq):
+            return f"{key} is not a list"
+    target.append(CommentedMap([("name", plan.name), ("value", _string(plan.value))]))
+    return True
+
+
+def _add_flag(document: EditableDocument, plan: AddFlag) -> bool | str:
+    holder = _node(document, plan.obj.base + plan.path[:-1])
+    index = plan.path[-1]
+    if not isinstance(holder, CommentedSeq) or not isinstance(index, int) or index >= len(holder):
+        return f"cannot find where {plan.flag} goes"
+    word = str(holder[index])
+    if word.strip() == plan.after:
+        holder.insert(index + 1, plan.flag)
+        comments = document.table
+        for position in reversed(range(index + 1, len(holder) - 1)):
+            comments.move(holder, position, holder, position + 1)
+        return True
+    matches = list(re.finditer(rf"(?<!\S){re.escape(plan.after)}(?!\S)", word))
+    if len(matches) != 1:
+        return f"{plan.after} appears {len(matches)} times in one command string; add {plan.flag} by hand"
+    old = holder[index]
+    end = matches[0].end()
+    text = word[:end] + " " + plan.flag + word[end:]
+    holder[index] = type(old)(text) if isinstance(old, str) and type(old) is not str else text
+    return True

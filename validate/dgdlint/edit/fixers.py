@@ -1,0 +1,147 @@
+"""The fix of each fixable rule: what the one right answer is, read from the model with the same domain
+knowledge the rule uses. A finding with more than one possible answer (two endpoints, a value from a
+Secret) yields an Ambiguous plan, which `fix` reports and leaves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dgdlint.cosmos import (
+    env_text,
+    is_cosmos_container,
+    is_cosmos_graph,
+    is_streaming,
+    nim_workers,
+    support_matrix,
+)
+from dgdlint.edit.fix import AddFlag, Ambiguous, SetEnv
+from dgdlint.model import Model
+
+ENDPOINT = "NIM_DYNAMO_STREAMING_ENDPOINT"
+TIMEOUT = "NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S"
+DRIVER_CAPABILITIES = "NVIDIA_DRIVER_CAPABILITIES"
+
+
+def _streaming_graphs(model: Model):
+    return [g for g in model.graphs if is_cosmos_graph(g) and is_streaming(g)]
+
+
+def fix_edge_dflash(model: Model):
+    rule = "edge-dflash-enabled"
+    matrix = support_matrix()
+    owners = []
+    for graph in model.graphs:
+        if is_cosmos_graph(graph):
+            owners += [(w.obj, w.main) for w in nim_workers(graph) if is_cosmos_container(w.main)]
+    for job in model.jobs():
+        owners += [(job.obj, c) for c in job.all_containers if is_cosmos_container(c)
+                   and (c.env_var("NIM_MODEL_VARIANT") or c.env_var("NIM_PRECISION"))]
+    for obj, container in owners:
+        variant = env_text(container, "NIM_MODEL_VARIANT")
+        if not variant or variant not in matrix.variants or matrix.has_dflash(variant):
+            continue
+        for name, wanted in (("NIM_USE_DFLASH", "0"), ("NIM_STREAMING_SPEC_METHOD", "none")):
+            if env_text(container, name) != wanted:
+                yield SetEnv(rule, obj, container, name, wanted,
+                             f"{obj.label}: {name}={wanted} (variant {variant} has no DFlash draft)")
+
+
+def fix_streaming_worker_env(model: Model):
+    rule = "streaming-worker-env"
+    for graph in _streaming_graphs(model):
+        for worker in nim_workers(graph):
+            for name, accepted in (("NIM_DYNAMO_WORKER", ("true", "1")), ("NIM_ENABLE_STREAMING", ("1", "true"))):
+                value = env_text(worker.main, name)
+                if value is None or value.lower() not in accepted:
+                    yield SetEnv(rule, graph.obj, worker.main, name, accepted[0],
+                                 f"{worker.label}: {name}={accepted[0]} (a streaming worker)")
+
+
+def _copy_to_missing(model: Model, rule: str, name: str):
+    """Set `name` where it is missing from the value the others agree on; several values: ambiguous."""
+    for graph in _streaming_graphs(model):
+        parts = graph.frontends + nim_workers(graph)
+        values = {env_text(p.main, name) for p in parts if p.main.env_var(name) is not None}
+        missing = [p for p in parts if p.main.env_var(name) is None]
+        if not missing:
+            continue
+        if len(values) == 1 and None not in values:
+            value = values.pop()
+            for part in missing:
+                yield SetEnv(rule, graph.obj, part.main, name, value,
+                             f"{part.label}: {name}={value}, as the rest of the graph sets it")
+        elif len(values) > 1:
+            shown = ", ".join(sorted(repr(v) for v in values if v is not None))
+            for part in missing:
+                yield Ambiguous(rule, graph.obj, part.main.env_path(name),
+                                f"{part.label} does not set {name} and the graph sets several values ({shown}); "
+                                "choose one by hand")
+
+
+def fix_streaming_endpoint(model: Model):
+    rule = "streaming-endpoint-mismatch"
+    yield from _copy_to_missing(model, rule, ENDPOINT)
+    for graph in _streaming_graphs(model):
+        parts = graph.frontends + nim_workers(graph)
+        if not any(p.main.env_var(ENDPOINT) for p in parts):
+            yield Ambiguous(rule, graph.obj, ("spec",), f"{graph.obj.label} sets no {ENDPOINT} anywhere; its "
+                                                         "name is yours to choose (e.g. <dgd>.backend.streaming)")
+
+
+def fix_streaming_timeout(model: Model):
+    yield from _copy_to_missing(model, "streaming-timeout-mismatch", TIMEOUT)
+
+
+def fix_multimodal_flag(model: Model):
+    from dgdlint.video import video_graphs
+
+    rule = "multimodal-flag-missing"
+    for graph in video_graphs(model):
+        for worker in graph.media_workers:
+            if worker.backend not in ("vllm", "trtllm") or worker.multimodal_enabled():
+                continue
+            token = worker.backend_token
+            if token is None:
+                yield Ambiguous(rule, graph.obj, worker.launch_path(),
+                                f"{worker.label}: where its {worker.backend} worker starts is not in the manifest; "
+                                "add --enable-multimodal by hand")
+                continue
+            yield AddFlag(rule, graph.obj, token.path, token.text, "--enable-multimodal",
+                          f"{worker.label}: --enable-multimodal after {token.text} (it takes media)")
+
+
+def fix_driver_capabilities(model: Model):
+    from dgdlint.video import DRIVER_CAPABILITIES_ENV, HARDWARE_CODECS, nvidia_gpus, video_graphs
+
+    rule = "video-driver-capability-missing"
+    for graph in video_graphs(model):
+        if not any(codec in HARDWARE_CODECS for codec in graph.codecs.effective):
+            continue
+        for worker in graph.media_workers:
+            entry = worker.main.env_var(DRIVER_CAPABILITIES_ENV)
+            if nvidia_gpus(worker.main) <= 0 or entry is None or entry.value is None:
+                continue
+            capabilities = [part.strip() for part in entry.value.split(",") if part.strip()]
+            if not {c.lower() for c in capabilities} & {"video", "all"}:
+                value = ",".join(capabilities + ["video"])
+                yield SetEnv(rule, graph.obj, worker.main, DRIVER_CAPABILITIES_ENV, value,
+                             f"{worker.label}: {DRIVER_CAPABILITIES_ENV}={value} (NVDEC decodes its video)")
+
+
+# rule name -> fixer; a rule is fixable exactly when it is here.
+FIXERS: dict[str, Callable[[Model], object]] = {
+    "edge-dflash-enabled": fix_edge_dflash,
+    "streaming-worker-env": fix_streaming_worker_env,
+    "streaming-endpoint-mismatch": fix_streaming_endpoint,
+    "streaming-timeout-mismatch": fix_streaming_timeout,
+    "multimodal-flag-missing": fix_multimodal_flag,
+    "video-driver-capability-missing": fix_driver_capabilities,
+}
+
+
+def plans_for(model: Model, rules=None) -> list:
+    plans = []
+    for name, fixer in FIXERS.items():
+        if rules is None or name in rules:
+            plans.extend(fixer(model))
+    return plans

@@ -1,0 +1,225 @@
+"""Round-trip I/O: a file's documents as ruamel.yaml trees to edit, written back so that every line the
+edit did not change is the original line, byte for byte.
+
+A changed document is dumped twice by ruamel (before and after the edit); the lines that differ between the
+two dumps replace the matching original lines, re-indented to the original's indentation. The result must
+read back as the edited tree, with every comment still there; otherwise the file is refused."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
+
+from dgdlint.edit.comments import CommentTable, Indent, attach_comments, take_comments
+from dgdlint.edit.source import Chunk, EditError, comment_layout, split_chunks
+
+
+def make_yaml(indent: Indent | None = None) -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 1 << 20  # never fold a long line the user wrote on one
+    indent = indent or Indent()
+    yaml.indent(mapping=indent.mapping, sequence=indent.sequence, offset=indent.offset)
+    return yaml
+
+
+def plain(node):
+    """The data of a tree, without ruamel's formatting (for comparing two trees)."""
+    if isinstance(node, dict):
+        return {str(key): plain(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [plain(item) for item in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, (int, float)):
+        return node
+    return str(node)
+
+
+def _detect_indent(root, lines: list[str]) -> Indent:
+    mapping, sequence, offset = Counter(), Counter(), Counter()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CommentedMap):
+            for key, value in node.items():
+                position = node.lc.data.get(key)
+                if position is None:
+                    continue
+                if isinstance(value, CommentedMap) and value and not value.fa.flow_style():
+                    first = next(iter(value.lc.data.values()), None)
+                    if first and first[0] > position[0]:
+                        mapping[first[1] - position[1]] += 1
+                elif isinstance(value, CommentedSeq) and value and not value.fa.flow_style():
+                    first = value.lc.data.get(0)
+                    if first and first[0] > position[0]:
+                        sequence[first[1] - position[1]] += 1
+                        before = lines[first[0]][:first[1]].rstrip()
+                        dash = len(before) - 1 if before.endswith("-") else first[1] - 2
+                        offset[dash - position[1]] += 1
+                stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(node)
+    found = Indent()
+    if mapping:
+        found.mapping = mapping.most_common(1)[0][0]
+    if sequence:
+        found.sequence = sequence.most_common(1)[0][0]
+        found.offset = max(0, min(offset.most_common(1)[0][0], found.sequence - 2))
+    return found
+
+
+@dataclass
+class EditableDocument:
+    file: str
+    chunk: Chunk
+    root: object
+    table: CommentTable
+    indent: Indent
+    anchors: list[int]
+    refusal: tuple[int, str] | None = None  # (0-based line, why) when the round trip cannot keep this document
+    base: str = ""  # ruamel's dump before any edit
+    changed: bool = False
+    followers: list[str] = field(default_factory=list)  # documents an edit adds after this one (YAML text)
+
+    def dump(self) -> str:
+        attach_comments(self.root, self.table, self.indent)
+        stream = io.StringIO()
+        make_yaml(self.indent).dump(self.root, stream)
+        return stream.getvalue() + "".join(self.table.trailer)
+
+    def render(self) -> str:
+        text = self._render_own()
+        for follower in self.followers:
+            text += ("" if text.endswith("\n") else "\n") + "---\n" + follower
+        return text
+
+    def _render_own(self) -> str:
+        if not self.changed:
+            return self.chunk.separator + self.chunk.body
+        if self.refusal is not None:
+            raise EditError(self.file, self.chunk.start + self.refusal[0] + 1, self.refusal[1])
+        if self.anchors:
+            raise EditError(self.file, self.chunk.start + self.anchors[0] + 1,
+                            "YAML anchors or aliases in a document the edit changes; the edit could break "
+                            "what they share (write the values out)")
+        new = self.dump()
+        body = _transplant(self.chunk.body, self.base, new)
+        if body is None or not self._same(body):
+            body = new
+            if not self._same(body):
+                raise EditError(self.file, self.chunk.start + 1, "the round trip cannot keep this document")
+        return self.chunk.separator + body
+
+    def _same(self, body: str) -> bool:
+        try:
+            reread = make_yaml().load(body)
+        except YAMLError:
+            return False
+        if plain(reread) != plain(self.root):
+            return False
+        layout = comment_layout(self.file, Chunk("", body, self.chunk.start))
+        lines = body.splitlines()
+        found = Counter(lines[n].strip() for n in layout.full_lines if lines[n].strip())
+        found.update(text for _, text in layout.eol.values())
+        return found == Counter(self.table.texts(self.root))
+
+
+def _indentation(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _reindent(line: str, delta: int) -> str:
+    if delta > 0:
+        return " " * delta + line
+    if delta < 0 and _indentation(line) >= -delta:
+        return line[-delta:]
+    return line
+
+
+def _transplant(original: str, base: str, new: str) -> str | None:
+    """`original` with the lines that changed from `base` to `new` replaced; None when they do not line up."""
+    orig_lines, base_lines, new_lines = (text.splitlines(keepends=True) for text in (original, base, new))
+    mapping: dict[int, tuple[int, int]] = {}
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, base_lines, orig_lines, autojunk=False).get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for k in range(i2 - i1):
+                ours, theirs = base_lines[i1 + k], orig_lines[j1 + k]
+                if ours.strip() == theirs.strip():
+                    mapping[i1 + k] = (j1 + k, _indentation(theirs) - _indentation(ours))
+    out = list(orig_lines)
+    hunks = [op for op in SequenceMatcher(None, base_lines, new_lines, autojunk=False).get_opcodes()
+             if op[0] != "equal"]
+    for _tag, i1, i2, j1, j2 in reversed(hunks):
+        if i2 > i1:
+            targets = [mapping.get(k) for k in range(i1, i2)]
+            if None in targets or [t[0] for t in targets] != list(range(targets[0][0], targets[0][0] + i2 - i1)):
+                return None
+            start, stop, delta = targets[0][0], targets[-1][0] + 1, targets[0][1]
+        elif i1 - 1 in mapping:
+            start = stop = mapping[i1 - 1][0] + 1
+            delta = mapping[i1 - 1][1]
+        elif i1 in mapping:
+            start = stop = mapping[i1][0]
+            delta = mapping[i1][1]
+        else:
+            return None
+        out[start:stop] = [_reindent(line, delta) for line in new_lines[j1:j2]]
+    return "".join(out)
+
+
+@dataclass
+class EditableFile:
+    path: str
+    text: str
+    chunks: list[Chunk]
+    documents: list[EditableDocument | None]  # None: a chunk without a document (comments only)
+
+    def render(self) -> str:
+        parts = []
+        for chunk, document in zip(self.chunks, self.documents, strict=True):
+            parts.append(document.render() if document is not None else chunk.separator + chunk.body)
+        return "".join(parts)
+
+    @property
+    def changed(self) -> bool:
+        return any(d is not None and (d.changed or d.followers) for d in self.documents)
+
+
+def open_text(path: str, text: str) -> EditableFile:
+    """Parse every document of `text` for editing; an EditError names the line that stops it."""
+    from dgdlint.load import LoadResult, load_text
+
+    checked = load_text(path, text, LoadResult())
+    errors = [f for f in checked.findings if f.severity == "error"]
+    if errors:
+        raise EditError(path, errors[0].line, errors[0].message)
+    chunks = split_chunks(text)
+    documents: list[EditableDocument | None] = []
+    for chunk in chunks:
+        layout = comment_layout(path, chunk)
+        if layout.directives:
+            raise EditError(path, chunk.start + 1, "YAML directives (%YAML, %TAG) are not kept by the round trip")
+        try:
+            root = make_yaml().load(chunk.body)
+        except YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            raise EditError(path, chunk.start + (mark.line if mark else 0) + 1, "not valid YAML") from None
+        if root is None:
+            documents.append(None)
+            continue
+        indent = _detect_indent(root, chunk.body.splitlines())
+        table = take_comments(root, chunk.body, layout)
+        document = EditableDocument(path, chunk, root, table, indent, layout.anchors)
+        if table.unplaced:
+            document.refusal = (table.unplaced[0], "a comment inside a flow collection ([...] or {...}), which "
+                                                   "the round trip cannot keep in place")
+        document.base = document.dump()
+        documents.append(document)
+    return EditableFile(path, text, chunks, documents)
