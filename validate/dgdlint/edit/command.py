@@ -143,12 +143,12 @@ def run_fix(paths: list[str], diff: bool) -> int:
     notes: list[Note] = []
     originals, fixed = fix_texts(paths, notes)
     _report(notes)
+    if not fixed:
+        print("dgdlint: nothing to fix", file=sys.stderr)
+        return EXIT_FINDINGS if any(n.severity == "error" for n in notes) else EXIT_OK
     if diff:
         for path, text in fixed.items():
             sys.stdout.writelines(difflib.unified_diff(originals[path].splitlines(keepends=True),
                                                        text.splitlines(keepends=True), f"a/{path}", f"b/{path}"))
-        return EXIT_FINDINGS if any(n.severity == "error" for n in notes) else EXIT_OK
-    if not fixed:
-        print("dgdlint: nothing to fix", file=sys.stderr)
         return EXIT_FINDINGS if any(n.severity == "error" for n in notes) else EXIT_OK
     return _write(fixed, notes)

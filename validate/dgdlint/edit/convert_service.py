@@ -150,6 +150,8 @@ def _shared_memory(ctx: Context, service: CommentedMap, component: CommentedMap)
                                           "either way", "info")
         return
     ctx.table.move(service, "sharedMemory", component, "sharedMemorySize")
+    for key in list(shared):
+        ctx.table.move(shared, key, component, "sharedMemorySize")
 
 
 def _experimental(ctx: Context, service: CommentedMap, key: str, component: CommentedMap) -> None:

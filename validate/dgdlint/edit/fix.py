@@ -77,7 +77,8 @@ def _string(value: str):
 
 
 def _line(plan) -> int:
-    path = plan.path if hasattr(plan, "path") else plan.container.path
+    """Where a note points: the env entry (or the list it goes in), the command word, the finding's place."""
+    path = plan.container.env_path(plan.name) if isinstance(plan, SetEnv) else plan.path
     return plan.obj.position(path)[0]
 
 
@@ -132,7 +133,8 @@ def _add_flag(document: EditableDocument, plan: AddFlag) -> bool | str:
         return f"cannot find where {plan.flag} goes"
     word = str(holder[index])
     if word.strip() == plan.after:
-        holder.insert(index + 1, plan.flag)
+        neighbour = holder[index]
+        holder.insert(index + 1, type(neighbour)(plan.flag) if isinstance(neighbour, str) else plan.flag)
         comments = document.table
         for position in reversed(range(index + 1, len(holder) - 1)):
             comments.move(holder, position, holder, position + 1)

@@ -32,18 +32,18 @@ def fix_edge_dflash(model: Model):
     owners = []
     for graph in model.graphs:
         if is_cosmos_graph(graph):
-            owners += [(w.obj, w.main) for w in nim_workers(graph) if is_cosmos_container(w.main)]
+            owners += [(w.label, w.obj, w.main) for w in nim_workers(graph) if is_cosmos_container(w.main)]
     for job in model.jobs():
-        owners += [(job.obj, c) for c in job.all_containers if is_cosmos_container(c)
+        owners += [(job.label, job.obj, c) for c in job.all_containers if is_cosmos_container(c)
                    and (c.env_var("NIM_MODEL_VARIANT") or c.env_var("NIM_PRECISION"))]
-    for obj, container in owners:
+    for label, obj, container in owners:
         variant = env_text(container, "NIM_MODEL_VARIANT")
         if not variant or variant not in matrix.variants or matrix.has_dflash(variant):
             continue
         for name, wanted in (("NIM_USE_DFLASH", "0"), ("NIM_STREAMING_SPEC_METHOD", "none")):
             if env_text(container, name) != wanted:
                 yield SetEnv(rule, obj, container, name, wanted,
-                             f"{obj.label}: {name}={wanted} (variant {variant} has no DFlash draft)")
+                             f"{label}: {name}={wanted} (variant {variant} has no DFlash draft)")
 
 
 def fix_streaming_worker_env(model: Model):
@@ -63,19 +63,17 @@ def _copy_to_missing(model: Model, rule: str, name: str):
         parts = graph.frontends + nim_workers(graph)
         values = {env_text(p.main, name) for p in parts if p.main.env_var(name) is not None}
         missing = [p for p in parts if p.main.env_var(name) is None]
-        if not missing:
-            continue
-        if len(values) == 1 and None not in values:
+        if len(values) > 1:
+            shown = " and ".join(sorted(repr(v) for v in values if v is not None))
+            where = next(p for p in parts if p.main.env_var(name) is not None)
+            yield Ambiguous(rule, graph.obj, where.main.env_path(name),
+                            f"{graph.obj.label} sets {name} to {shown} in different components; which one is "
+                            "right is yours to choose")
+        elif missing and len(values) == 1 and None not in values:
             value = values.pop()
             for part in missing:
                 yield SetEnv(rule, graph.obj, part.main, name, value,
                              f"{part.label}: {name}={value}, as the rest of the graph sets it")
-        elif len(values) > 1:
-            shown = ", ".join(sorted(repr(v) for v in values if v is not None))
-            for part in missing:
-                yield Ambiguous(rule, graph.obj, part.main.env_path(name),
-                                f"{part.label} does not set {name} and the graph sets several values ({shown}); "
-                                "choose one by hand")
 
 
 def fix_streaming_endpoint(model: Model):

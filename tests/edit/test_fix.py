@@ -1,0 +1,124 @@
+"""`dgdlint fix`: repairs with one right answer, in place; everything else is reported and left."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from edit_support import run
+
+from dgdlint.edit.fixers import FIXERS
+from dgdlint.engine import apply_policy, check_paths
+
+RULES = Path(__file__).resolve().parents[1] / "rules"
+FAILING = sorted(p for rule in FIXERS for p in (RULES / rule / "fail").glob("*.yaml"))
+PASSING = sorted(p for rule in FIXERS for p in (RULES / rule / "pass").glob("*.yaml"))
+# Failing fixtures with more than one possible answer: fix reports them and changes nothing.
+AMBIGUOUS = {
+    "streaming-endpoint-mismatch/fail/frontend-endpoint-differs.yaml",  # two endpoints
+    "streaming-endpoint-mismatch/fail/worker-endpoint-differs.yaml",  # two endpoints
+    "streaming-endpoint-mismatch/fail/no-endpoint-anywhere.yaml",  # a name only a person can pick
+    "streaming-timeout-mismatch/fail/worker-timeout-differs.yaml",  # two timeouts
+}
+
+
+def _findings(path: Path) -> Counter:
+    result = check_paths([str(path)])
+    apply_policy(result)
+    return Counter((f.rule, f.severity) for f in result.findings if f.severity in ("error", "warning"))
+
+
+def _name(case: Path) -> str:
+    return case.relative_to(RULES).as_posix()
+
+
+@pytest.mark.parametrize("case", FAILING, ids=_name)
+def test_a_failing_fixture_of_a_fixable_rule_is_repaired_or_reported_as_ambiguous(capsys, tmp_path, case):
+    rule = case.parent.parent.name
+    target = tmp_path / case.name
+    shutil.copy(case, target)
+    before = _findings(target)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0
+    after = _findings(target)
+    if _name(case) in AMBIGUOUS:
+        assert target.read_text() == case.read_text()
+        assert f"[{rule}] [fix-ambiguous]" in err
+        return
+    assert (rule, "error") not in after and (rule, "warning") not in after, err
+    assert not after - before, "the fix made new findings"
+    assert f"[{rule}]" in err and "info: " in err
+    # A second run finds nothing to do and changes nothing.
+    fixed = target.read_text()
+    code, _, err = run(capsys, "fix", str(target))
+    assert (code, target.read_text()) == (0, fixed) and "nothing to fix" in err
+
+
+@pytest.mark.parametrize("case", PASSING, ids=_name)
+def test_a_passing_fixture_of_a_fixable_rule_is_left_alone(capsys, tmp_path, case):
+    target = tmp_path / case.name
+    shutil.copy(case, target)
+    code, out, err = run(capsys, "fix", "--diff", str(target))
+    assert (code, out) == (0, "") and "nothing to fix" in err
+
+
+EDGE = RULES / "edge-dflash-enabled" / "fail" / "edge-worker-dflash-on.yaml"
+
+
+def test_edge_gets_dflash_off_by_replacing_the_entry_not_adding_a_second(capsys, tmp_path):
+    target = tmp_path / "edge.yaml"
+    shutil.copy(EDGE, target)
+    code, out, err = run(capsys, "fix", "--diff", str(target))
+    assert code == 0 and target.read_text() == EDGE.read_text()  # --diff writes nothing
+    assert out == f"""\
+--- a/{target}
++++ b/{target}
+@@ -116,7 +116,7 @@
+         - name: NIM_PRECISION
+           value: fp8
+         - name: NIM_USE_DFLASH
+-          value: "1"
++          value: "0"
+         - name: NIM_STREAMING_SPEC_METHOD
+           value: none
+         - name: NIM_DYNAMO_WORKER
+"""
+    assert f"{target}:118: info: DynamoGraphDeployment cosmos3-reasoner component ReasonerWorker: " \
+           "NIM_USE_DFLASH=0 (variant edge has no DFlash draft) [edge-dflash-enabled] [fixed]" in err
+
+
+def test_an_ignore_annotation_with_a_reason_keeps_the_fix_away(capsys, tmp_path):
+    target = tmp_path / "edge.yaml"
+    target.write_text(EDGE.read_text().replace(
+        "  name: cosmos3-reasoner\n",
+        "  name: cosmos3-reasoner\n  annotations:\n    dgdlint/ignore-edge-dflash-enabled: \"testing a draft\"\n", 1))
+    code, out, err = run(capsys, "fix", "--diff", str(target))
+    assert (code, out) == (0, "") and "nothing to fix" in err
+
+
+def test_an_ignore_annotation_without_a_reason_is_not_given_one(capsys, tmp_path):
+    target = tmp_path / "edge.yaml"
+    target.write_text(EDGE.read_text().replace(
+        "  name: cosmos3-reasoner\n", "  name: cosmos3-reasoner\n  annotations:\n"
+                                      "    dgdlint/ignore-edge-dflash-enabled: \"\"\n", 1))
+    run(capsys, "fix", str(target))
+    assert 'dgdlint/ignore-edge-dflash-enabled: ""' in target.read_text()
+    assert _findings(target)[("ignore-annotation-without-reason", "warning")] == 1
+
+
+def test_check_with_fix_is_fix_then_check(capsys, tmp_path):
+    target = tmp_path / "edge.yaml"
+    shutil.copy(EDGE, target)
+    code, out, _ = run(capsys, "check", "--fix", str(target))
+    assert code == 0 and "0 errors" in out
+    assert 'value: "0"' in target.read_text()
+
+
+def test_fix_of_a_file_that_does_not_parse_changes_nothing_and_names_it(capsys, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("kind: [\n")
+    code, _, err = run(capsys, "fix", str(bad))
+    assert code == 1 and bad.read_text() == "kind: [\n"
+    assert err.startswith(f"{bad}:2: error: YAML syntax error")
