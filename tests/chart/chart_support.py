@@ -214,7 +214,7 @@ def _normalize_v1beta1(component: dict) -> dict:
     main = containers[0]
     claims = _claims_by_volume(pod.pop("volumes", []))
     mounted = {m["name"] for m in main.get("volumeMounts", [])}
-    mounts = [(claims[m["name"]], m["mountPath"]) for m in main.get("volumeMounts", [])]
+    mounts = [(claims[m["name"]], m["mountPath"]) for m in main.get("volumeMounts", []) if m["name"] in claims]
     return {
         "type": component["type"],
         "replicas": component.get("replicas"),

@@ -1,10 +1,13 @@
 """Every preset with every production feature switched on (ingress, PodMonitors, the workers' disruption
-budget, topology spread and priority classes) still renders tidy YAML, passes `helm lint --strict` without
+budget, topology spread and priority classes, the frontend's NetworkPolicy) and every escape hatch set
+(extra volumes and mounts, envFrom, runtime classes, extra objects, proxy, custom CA, pull secrets as
+objects, scaling adapters, ephemeral storage) still renders tidy YAML, passes `helm lint --strict` without
 a single message, and passes dgdlint with no error and no warning: the schema stage checks the DGD against
 the Dynamo CRD when ../shared/reference/dynamo-crds is at hand, the built-in kinds against Kubernetes."""
 
 from __future__ import annotations
 
+import copy
 import functools
 
 import helm_python
@@ -18,6 +21,15 @@ from dgdlint.schema import SchemaStage
 CRD_DIR = REFERENCE / "dynamo-crds"
 PRESETS = [path.name for path in preset_files()]
 SPREAD = {"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway"}
+
+
+def ESCAPE_HATCHES(component: str) -> dict:  # noqa: N802 (a constant made per component)
+    return {"extraVolumes": [{"name": "scratch", "emptyDir": {"sizeLimit": "1Gi"}}],
+            "extraVolumeMounts": [{"name": "scratch", "mountPath": "/scratch"}],
+            "envFrom": [{"configMapRef": {"name": f"{component}-settings"}}],
+            "runtimeClassName": "nvidia"}
+
+
 FEATURES_ON = {
     "operator": {"priorityClassName": "grove-serving"},
     "ingress": {"enabled": True, "host": "reasoner.example.com", "className": "nginx",
@@ -26,9 +38,22 @@ FEATURES_ON = {
     "metrics": {"podMonitor": {"enabled": True, "labels": {"release": "kube-prometheus-stack"},
                                "scrapeTimeout": "10s"}},
     "worker": {"podDisruptionBudget": {"enabled": True}, "priorityClassName": "gpu-serving",
-               "topologySpreadConstraints": [SPREAD]},
+               "topologySpreadConstraints": [SPREAD], **ESCAPE_HATCHES("worker"), "scalingAdapter": {"enabled": True},
+               "resources": {"requests": {"ephemeral-storage": "20Gi"}, "limits": {"ephemeral-storage": "40Gi"}}},
     "frontend": {"priorityClassName": "frontend-high", "topologySpreadConstraints": [
-        {**SPREAD, "topologyKey": "topology.kubernetes.io/zone"}]},
+        {**SPREAD, "topologyKey": "topology.kubernetes.io/zone"}], **ESCAPE_HATCHES("frontend"),
+        "scalingAdapter": {"enabled": True}, "networkPolicy": {"enabled": True, "from": [
+            {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "gateway"}}}]}},
+    "download": {**ESCAPE_HATCHES("download"), "resources": {"limits": {"ephemeral-storage": "10Gi"}}},
+    "imagePullSecrets": [{"name": "ngc-registry-secret"}, "mirror-registry-secret"],
+    "proxy": {"httpProxy": "http://proxy.example.com:3128", "httpsProxy": "http://proxy.example.com:3128",
+              "noProxy": ".svc,.cluster.local,10.0.0.0/8"},
+    "customCA": {"configMapName": "corporate-ca"},
+    "extraObjects": [
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "{{ .Release.Name }}-extra"},
+         "data": {"note": "rendered with tpl"}},
+        "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {{ .Release.Name }}-puller\n",
+    ],
 }
 
 
@@ -38,7 +63,7 @@ def schema_stage() -> SchemaStage:
 
 
 def features_on(preset: str) -> dict:
-    values = {key: dict(value) for key, value in FEATURES_ON.items()}
+    values = copy.deepcopy(FEATURES_ON)
     request = RenderRequest(CHART, values_files=[VALUES_DIR / preset])
     if user_values(request).get("operator", {}).get("apiVersion", "v1alpha1") == "v1alpha1":
         values["frontend"]["serviceAnnotations"] = {"service.beta.kubernetes.io/aws-load-balancer-internal": "true"}
@@ -55,7 +80,9 @@ def test_every_preset_with_every_feature_on_passes_dgdlint_without_error_or_warn
     texts = rendered(preset)
     kinds = " ".join(texts.values())
     for kind in ("kind: PodMonitor", "kind: PodDisruptionBudget", "topologySpreadConstraints:",
-                 "priorityClassName: gpu-serving", "priorityClassName: grove-serving"):
+                 "priorityClassName: gpu-serving", "priorityClassName: grove-serving", "kind: NetworkPolicy",
+                 "cosmos3-reasoner-extra", "kind: ServiceAccount", "runtimeClassName: nvidia",
+                 "HTTPS_PROXY", "SSL_CERT_FILE", "scalingAdapter", "ephemeral-storage", "configMapRef"):
         assert kind in kinds, kind
     assert ("kind: Ingress" in kinds) == ("v1beta1" in preset)
     result = check_texts(texts, schema_stage())
