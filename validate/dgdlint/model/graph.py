@@ -98,6 +98,39 @@ class Component:
     def label(self) -> str:
         return f"{self.graph.obj.label} component {self.name}"
 
+    @property
+    def name_path(self) -> tuple:
+        """Where the component's name is written: the service's key (v1alpha1) or its `name` (v1beta1)."""
+        return self.path if self.graph.shape == "services" else self.path + ("name",)
+
+    @property
+    def shared_memory_disabled(self) -> bool:
+        """Shared memory turned off: v1alpha1 `sharedMemory.disabled: true`, or a size of zero."""
+        raw = as_map(self.obj.get(self.path + ("sharedMemory",)))
+        return self.graph.shape == "services" and raw.get("disabled") is True
+
+    def own_volume_mounts(self) -> list[tuple[dict, tuple]]:
+        """The component's own volume mounts of spec.pvcs claims (a v1alpha1 service's `volumeMounts`; a v1beta1
+        component has only its containers' mounts), with their paths."""
+        if self.graph.shape != "services":
+            return []
+        path = self.path + ("volumeMounts",)
+        return [(as_map(mount), path + (index,)) for index, mount in enumerate(as_list(self.obj.get(path)))]
+
+    def own_resource_quantities(self):
+        """(path, value) of each quantity in the component's own resources block (v1alpha1 services have one, of
+        strings; a v1beta1 component's resources are its containers')."""
+        if self.graph.shape != "services":
+            return
+        resources = as_map(self.obj.get(self.path + ("resources",)))
+        for table in ("requests", "limits"):
+            entries = as_map(resources.get(table))
+            for key, value in entries.items():
+                if key not in ("gpuType", "custom"):
+                    yield self.path + ("resources", table, key), value
+            for key, value in as_map(entries.get("custom")).items():
+                yield self.path + ("resources", table, "custom", key), value
+
 
 @dataclass
 class Pvc:
@@ -134,6 +167,11 @@ class Graph:
     @property
     def workers(self) -> list[Component]:
         return [c for c in self.components if c.is_worker]
+
+    @property
+    def components_field(self) -> str:
+        """The spec field that lists the components: `services` (v1alpha1) or `components` (v1beta1)."""
+        return self.shape
 
     def listed_pvc_names(self) -> set[str]:
         return {as_str(entry.get("name")) for entry, _ in self.pvc_entries if as_str(entry.get("name"))}

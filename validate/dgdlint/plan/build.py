@@ -159,9 +159,7 @@ def _products(pod: PodSettings) -> list[str] | None:
 
 
 def _component_shared_memory(component: Component) -> str:
-    raw = component.obj.get(component.path)
-    raw = as_map(raw)
-    if component.graph.shape == "services" and as_map(raw.get("sharedMemory")).get("disabled") is True:
+    if component.shared_memory_disabled:
         return "disabled"
     size = component.shared_memory
     if size is None:

@@ -4,7 +4,7 @@ framework. (Grove's name budget and the rest of the operator's webhook: the webh
 
 from __future__ import annotations
 
-from dgdlint.model import Model, as_map, as_str
+from dgdlint.model import Model, as_str
 from dgdlint.quantity import is_quantity
 from dgdlint.rules.registry import Hit, rule
 
@@ -20,7 +20,7 @@ BACKEND_FRAMEWORKS = ("vllm", "sglang", "trtllm")
 def no_components(model: Model):
     for graph in model.graphs:
         if not graph.components:
-            key = "services" if graph.shape == "services" else "components"
+            key = graph.components_field
             yield Hit(graph.obj, ("spec", key) if key in graph.spec else ("spec",),
                       f"{graph.obj.label} has no {key}")
 
@@ -28,15 +28,8 @@ def no_components(model: Model):
 def _quantities(model: Model):
     for graph in model.graphs:
         for component in graph.components:
-            if graph.shape == "services":
-                resources = as_map(component.obj.get(component.path + ("resources",)))
-                for table in ("requests", "limits"):
-                    for key, value in as_map(resources.get(table)).items():
-                        if key in ("gpuType", "custom"):
-                            continue
-                        yield graph.obj, component, component.path + ("resources", table, key), value
-                    for key, value in as_map(as_map(resources.get(table)).get("custom")).items():
-                        yield graph.obj, component, component.path + ("resources", table, "custom", key), value
+            for path, value in component.own_resource_quantities():
+                yield graph.obj, component, path, value
             if component.shared_memory is not None:
                 yield graph.obj, component, component.shared_memory_path, component.shared_memory
 

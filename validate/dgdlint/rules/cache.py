@@ -138,13 +138,10 @@ def volume_mount_unknown(model: Model):
     for graph in model.graphs:
         listed = graph.listed_pvc_names()
         for component in graph.components:
-            raw_mounts = []
-            if graph.shape == "services":
-                raw_mounts = as_list(component.obj.get(component.path + ("volumeMounts",)))
-            for index, mount in enumerate(raw_mounts):
-                name = as_str(as_map(mount).get("name"))
+            for mount, mount_path in component.own_volume_mounts():
+                name = as_str(mount.get("name"))
                 if name and name not in listed:
-                    yield Hit(graph.obj, component.path + ("volumeMounts", index, "name"),
+                    yield Hit(graph.obj, mount_path + ("name",),
                               f"{component.label} mounts {name!r}, which is not in spec.pvcs "
                               f"({', '.join(sorted(listed)) or 'empty'})")
             volumes = component.pod.volumes()
@@ -167,13 +164,10 @@ def volume_mount_unknown(model: Model):
 )
 def volume_mount_point_missing(model: Model):
     for graph in model.graphs:
-        if graph.shape != "services":
-            continue
         for component in graph.components:
-            for index, mount in enumerate(as_list(component.obj.get(component.path + ("volumeMounts",)))):
-                mount = as_map(mount)
+            for mount, mount_path in component.own_volume_mounts():
                 if not as_str(mount.get("mountPoint")) and mount.get("useAsCompilationCache") is not True:
-                    yield Hit(graph.obj, component.path + ("volumeMounts", index),
+                    yield Hit(graph.obj, mount_path,
                               f"{component.label}: volume mount {as_str(mount.get('name'))!r} has no mountPoint")
 
 

@@ -86,9 +86,9 @@ def grove_name_budget(model: Model):
                 total += len(longest)
                 detail += f" + PodClique {longest!r}"
             if total > GROVE_NAME_BUDGET:
-                key_path = component.path if view.alpha else component.path + ("name",)
-                yield Hit(view.obj, key_path, f"{component.component.label}: {detail} is {total} characters, over "
-                                              f"Grove's {GROVE_NAME_BUDGET}; the operator rejects the graph")
+                yield Hit(view.obj, component.component.name_path,
+                          f"{component.component.label}: {detail} is {total} characters, over "
+                          f"Grove's {GROVE_NAME_BUDGET}; the operator rejects the graph")
 
 
 def _grove_only_settings(view: GraphView):
