@@ -155,3 +155,39 @@ def test_help_lists_every_command_and_each_command_s_help_has_an_example(capsys,
     for name in COMMANDS:
         code, out, _ = run(capsys, monkeypatch, name, "--help")
         assert code == 0 and "example:\n  dgdlint " in out, name
+
+
+def demo_chart(folder) -> str:
+    chart = folder / "charts" / "demo"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: demo\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("port: 80\n")
+    (chart / "templates" / "service.yaml").write_text(
+        "{{- /* a comment line the render drops */}}\napiVersion: v1\nkind: Service\nmetadata:\n"
+        "  name: {{ .Release.Name }}-web\n  labels:\n    owner: \"<team-name>\"\nspec:\n  ports:\n"
+        "    - port: {{ .Values.port }}\n")
+    return str(chart.relative_to(folder))
+
+
+def test_a_finding_on_a_rendered_chart_names_the_template_and_a_line_it_has(capsys, monkeypatch, tmp_path):
+    chart = demo_chart(tmp_path)
+    monkeypatch.delenv("DGDLINT_CRD", raising=False)
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "--chart", chart])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.splitlines()[0].startswith(
+        "charts/demo/templates/service.yaml:7:5: error placeholder-value Service cosmos3-reasoner-web: "
+        "<team-name> is a placeholder")
+
+
+def test_render_out_writes_the_rendered_files_and_findings_cite_their_lines(capsys, monkeypatch, tmp_path):
+    chart = demo_chart(tmp_path)
+    monkeypatch.delenv("DGDLINT_CRD", raising=False)
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "--chart", chart, "--render-out", "rendered"])
+    out = capsys.readouterr().out
+    rendered = tmp_path / "rendered" / "demo" / "templates" / "service.yaml"
+    assert code == 1 and rendered.is_file()
+    line = next(n for n, text in enumerate(rendered.read_text().splitlines(), 1) if "<team-name>" in text)
+    assert out.splitlines()[0].startswith(f"rendered/demo/templates/service.yaml:{line}:")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dgdlint.commands import inputs, options, outcome
+from dgdlint.commands import inputs, locations, options, outcome
 
 NAME = "check"
 HELP = "check manifests (files, directories, - for stdin, or a chart)"
@@ -43,6 +43,7 @@ def run(args) -> int:
     if not (args.allow_empty or args.manifests_only):
         empty = inputs.empty_input_finding(loaded_inputs, len(result.model.objects), result.findings)
         result.findings += [empty] if empty else []
+    locations.relocate(result.findings, loaded_inputs.rendered)
     outcome.apply(result, decisions)
     failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
     return outcome.report(args, outcome.render_findings(result, args), failed)

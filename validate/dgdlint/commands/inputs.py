@@ -26,6 +26,7 @@ class Inputs:
     loaded: LoadResult = field(default_factory=LoadResult)
     render_findings: list[Finding] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)  # what the user named, for messages
+    rendered: dict[str, tuple[str, str]] = field(default_factory=dict)  # rendered name -> (template, text)
 
     @property
     def nothing_rendered(self) -> bool:
@@ -64,7 +65,7 @@ def load_inputs(args, config=None) -> Inputs:
         triage(inputs.loaded, getattr(args, "manifests_only", False), args.chart)
     if args.chart:
         inputs.sources.append(args.chart)
-        inputs.render_findings += render_into(inputs.loaded, args, list(args.values))
+        inputs.render_findings += render_into(inputs.loaded, args, list(args.values), rendered=inputs.rendered)
     return inputs
 
 
@@ -118,9 +119,12 @@ def load_path_inputs(paths: list[str], loaded: LoadResult, config=None) -> LoadR
     return loaded
 
 
-def render_into(loaded: LoadResult, args, values_files: list[str], prefix: str = "") -> list[Finding]:
+def render_into(loaded: LoadResult, args, values_files: list[str], prefix: str = "",
+                rendered: dict | None = None) -> list[Finding]:
     """Render `args.chart` with these values files (and --set) into `loaded`; a finding when it does not
-    render. `prefix` goes before each template's name (diff's old side)."""
+    render. `prefix` goes before each template's name (diff's old side). With --render-out DIR each rendered
+    template is written there and read from there; else `rendered` learns, for a chart directory, which
+    template of the repository each rendered name comes from (see commands.locations)."""
     from dgdlint.load import load_paths, load_text
     from dgdlint.render import EngineMissing, RenderError, RenderRequest, render_chart, render_finding
 
@@ -140,9 +144,28 @@ def render_into(loaded: LoadResult, args, values_files: list[str], prefix: str =
             raise UsageProblem(str(error)) from None
         except RenderError as error:
             return [render_finding(args.chart, str(error), values_files, set_keys(args))]
+    out = getattr(args, "render_out", None)
     for template in templates:
-        load_text(prefix + template.source, template.text, loaded)
+        name = prefix + template.source
+        if out:
+            name = write_rendered(out, name, template.text)
+        elif rendered is not None and not is_chart_archive(args.chart):
+            source = os.path.normpath(os.path.join(args.chart, template.source.partition("/")[2]))
+            if os.path.isfile(source):
+                rendered[name] = (source, template.text)
+        load_text(name, template.text, loaded)
     return []
+
+
+def write_rendered(folder: str, name: str, text: str) -> str:
+    path = os.path.join(folder, name)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise UsageProblem(f"--render-out {folder}: {error.strerror}") from None
+    return path
 
 
 @contextlib.contextmanager

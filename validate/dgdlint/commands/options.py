@@ -43,6 +43,10 @@ def add_render_options(parser: argparse.ArgumentParser, values_files: bool = Tru
     group.add_argument("--release", default="cosmos3-reasoner", help="release name (default: %(default)s)")
     group.add_argument("--engine", choices=("auto", "binary", "sdk"), default="auto",
                        help="helm binary when on PATH (auto), or force one engine")
+    if values_files:
+        group.add_argument("--render-out", metavar="DIR",
+                           help="write the rendered manifests under DIR and report findings at their lines there "
+                                "(default: at the chart's template, the nearest line that template has)")
     return group
 
 

@@ -3,7 +3,7 @@ whether the GPUs they target fit; the counting rules are in dgdlint.plan."""
 
 from __future__ import annotations
 
-from dgdlint.commands import inputs, options, outcome
+from dgdlint.commands import inputs, locations, options, outcome
 
 NAME = "plan"
 HELP = "show what manifests ask of the cluster (pods, GPUs, CPU, memory, claims) and check the GPU fit"
@@ -40,6 +40,7 @@ def run(args) -> int:
         plan.findings += [empty] if empty else []
     result = CheckResult(plan.findings, model, list(loaded.loaded.files), schema_skipped=not schema_stage.has_crds,
                          schema_source=schema_stage.description)
+    locations.relocate(result.findings, loaded.rendered)
     outcome.apply(result, decisions)
     result.findings = plan.findings = [f for f in result.findings if in_plan_scope(f)]
     failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
