@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "plan.md"
-EXAMPLE = re.compile(r"```console\n\$ (?P<command>dgdlint plan[^\n]*)\n(?P<output>.*?)```"
+EXAMPLE = re.compile(r"```console\n\$ (?P<command>(?:\.venv/bin/)?dgdlint plan[^\n]*)\n(?P<output>.*?)```"
                      r"(?P<rendered>\n+<!-- BEGIN plan-output -->\n(?P<markdown>.*?)<!-- END plan-output -->)?",
                      re.DOTALL)
 

@@ -7,7 +7,7 @@ from plan_doc import DOC, examples, run
 
 def test_the_doc_shows_plan_on_the_reference_preset_as_text_and_as_markdown():
     found = examples(DOC.read_text(encoding="utf-8"))
-    reference = "dgdlint plan --chart charts/cosmos3-reasoner -f values/reference-2.1.0.yaml"
+    reference = ".venv/bin/dgdlint plan --chart charts/cosmos3-reasoner -f values/reference-2.1.0.yaml"
     assert [(e.command, e.rendered) for e in found][:2] == [(reference, False),
                                                             (f"{reference} --format markdown", True)]
 
