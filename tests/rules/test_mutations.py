@@ -1,0 +1,71 @@
+"""The rule fixtures kill mutants: each deliberate change below, applied to a copy of the package, makes
+that rule's fixture tests fail. A change that the fixtures let through names a missing fixture (another
+spelling of a value, a value at or away from a boundary).
+
+Slow: each mutant runs the rule's fixtures in a fresh interpreter against the mutated copy."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from refdata import ROOT
+
+pytestmark = pytest.mark.slow
+
+PACKAGE = ROOT / "validate" / "dgdlint"
+
+# (module, text as it is, the mutant, the rule whose fixtures must catch it)
+MUTANTS = [
+    ("rules/streaming.py", "if value is None or value.lower() not in wanted:",
+     "if value is None or value not in wanted:", "streaming-worker-env"),  # env values read case-sensitively
+    ("rules/streaming.py", '(("NIM_DYNAMO_WORKER", ("true", "1")),',
+     '(("NIM_DYNAMO_WORKER", ("true",)),', "streaming-worker-env"),  # the spelling 1 dropped
+    ("rules/streaming.py", 'if value in ("true", "1", "yes"):',
+     'if value in ("true", "1"):', "streaming-async-scheduling"),  # the spelling yes dropped
+    ("rules/fastvideo.py", "default <= bound", "default < bound",
+     "fastvideo-default-exceeds-max"),  # a default at its bound refused
+    ("rules/fastvideo.py", 'parts = (text or "").lower().split("x")', 'parts = (text or "").split("x")',
+     "fastvideo-default-exceeds-max"),  # WxH read case-sensitively
+    ("rules/video.py", "if value == expected:", "if value >= expected:",
+     "video-num-frames-mismatch"),  # == loosened to >=
+]
+
+
+def mutated_copy(folder: Path, module: str, before: str, after: str) -> Path:
+    """A source tree beside `folder` whose dgdlint has one change; the rest of the repository is linked."""
+    for entry in ROOT.iterdir():
+        if entry.name not in ("validate", ".git", ".venv"):
+            (folder / entry.name).symlink_to(entry)
+    shutil.copytree(PACKAGE, folder / "validate" / "dgdlint", ignore=shutil.ignore_patterns("__pycache__"))
+    target = folder / "validate" / "dgdlint" / module
+    text = target.read_text(encoding="utf-8")
+    assert text.count(before) == 1, f"{module} no longer holds {before!r}: update this mutant"
+    target.write_text(text.replace(before, after), encoding="utf-8")
+    return folder / "validate"
+
+
+def fixture_tests(rule: str, source_root: Path | None) -> subprocess.CompletedProcess:
+    environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    if source_root is not None:
+        environment["PYTHONPATH"] = os.pathsep.join([str(source_root), environment.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                           str(ROOT / "tests" / "rules" / "test_rule_fixtures.py"), "-k", f"{rule}/"],
+                          cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.mark.parametrize("module, before, after, rule", MUTANTS, ids=[f"{m[3]}: {m[2][:40]}" for m in MUTANTS])
+def test_the_rule_s_fixtures_kill_the_mutant(tmp_path, module, before, after, rule):
+    completed = fixture_tests(rule, mutated_copy(tmp_path, module, before, after))
+    assert "passed" in completed.stdout or "failed" in completed.stdout, completed.stdout + completed.stderr
+    assert completed.returncode == 1, f"the mutant survived:\n{completed.stdout[-1500:]}"
+
+
+def test_the_unmutated_fixtures_pass():
+    completed = fixture_tests("streaming-worker-env", None)
+    assert completed.returncode == 0, completed.stdout[-1500:]
