@@ -191,3 +191,15 @@ def test_render_out_writes_the_rendered_files_and_findings_cite_their_lines(caps
     assert code == 1 and rendered.is_file()
     line = next(n for n, text in enumerate(rendered.read_text().splitlines(), 1) if "<team-name>" in text)
     assert out.splitlines()[0].startswith(f"rendered/demo/templates/service.yaml:{line}:")
+
+
+def test_without_a_helm_engine_chart_names_the_extra_to_install(capsys, monkeypatch):
+    import shutil as shutil_module
+
+    monkeypatch.setitem(sys.modules, "helm_python", None)  # the `helm` extra not installed
+    monkeypatch.setattr(shutil_module, "which", lambda name, *a, **k: None)  # and no helm binary on PATH
+    code, out, err = run(capsys, monkeypatch, "check", "--chart", "charts/cosmos3-reasoner", "-f",
+                         "values/nano-fp8.yaml")
+    assert code == 2 and out == ""
+    assert "no Helm engine: put the helm binary on PATH, or install the embedded one with pip install " \
+           "'dgdlint[helm]'" in err
