@@ -203,3 +203,16 @@ def test_without_a_helm_engine_chart_names_the_extra_to_install(capsys, monkeypa
     assert code == 2 and out == ""
     assert "no Helm engine: put the helm binary on PATH, or install the embedded one with pip install " \
            "'dgdlint[helm]'" in err
+
+
+def test_a_message_about_an_unnamed_entry_never_says_none():
+    from dgdlint.engine import check_texts
+
+    manifest = ("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata: {name: g}\nspec:\n"
+                "  pvcs:\n    - create: true\n  services:\n    Worker:\n      componentType: worker\n"
+                "      volumeMounts:\n        - {}\n")
+    findings = {f.rule: f.message for f in check_texts({"g.yaml": manifest}).findings}
+    assert findings["volume-mount-point-missing"] == ("DynamoGraphDeployment g component Worker: volume mount "
+                                                      "without a name has no mountPoint")
+    assert "spec.pvcs entry without a name has create: true" in findings["pvc-create-incomplete"]
+    assert not [message for message in findings.values() if "None" in message.split()]

@@ -155,6 +155,12 @@ def volume_mount_unknown(model: Model):
                                   f"{mount.volume!r}, which the pod does not define")
 
 
+def _named(entry: dict) -> str:
+    """An entry's name for a message; never Python's None."""
+    name = as_str(entry.get("name"))
+    return repr(name) if name else "without a name"
+
+
 @rule(
     name="volume-mount-point-missing", code="DGD405", severity="error", family="admission",
     title="A v1alpha1 volume mount has a mountPoint",
@@ -168,7 +174,7 @@ def volume_mount_point_missing(model: Model):
             for mount, mount_path in component.own_volume_mounts():
                 if not as_str(mount.get("mountPoint")) and mount.get("useAsCompilationCache") is not True:
                     yield Hit(graph.obj, mount_path,
-                              f"{component.label}: volume mount {as_str(mount.get('name'))!r} has no mountPoint")
+                              f"{component.label}: volume mount {_named(mount)} has no mountPoint")
 
 
 @rule(
@@ -186,5 +192,5 @@ def pvc_create_incomplete(model: Model):
                 continue
             missing = [key for key in ("size", "storageClass", "volumeAccessMode") if entry.get(key) in (None, "")]
             if missing:
-                yield Hit(graph.obj, path, f"{graph.obj.label}: spec.pvcs entry {as_str(entry.get('name'))!r} has "
+                yield Hit(graph.obj, path, f"{graph.obj.label}: spec.pvcs entry {_named(entry)} has "
                                            f"create: true but no {', '.join(missing)}")
