@@ -108,6 +108,8 @@ def run(args) -> int:
     old, new = load_side(old_side, args, decisions.config), load_side(new_side, args, decisions.config)
 
     old_model = build_model(old.loaded, args.namespace)
+    # The new side is an update of the old one: the CRDs' transition rules (oldSelf) compare the two.
+    schema_stage.previous = {obj.ref: obj for obj in old_model.objects}
     if new.nothing_rendered:
         new_model = build_model(new.loaded, args.namespace)
         result = CheckResult(list(new_model.findings), new_model, list(new.loaded.files),

@@ -98,6 +98,14 @@ STAGE_FINDINGS = {
     "crd-version-unknown": ("schema", "error",
                             "The apiVersion is not a version of the CRD or bundled release in use."),
     "crd-version-not-served": ("schema", "error", "The CRD does not serve this apiVersion."),
+    "crd-cel-rule": ("schema", "error", "A CEL validation rule of the CRD (x-kubernetes-validations) fails; the "
+                     "message is the CRD's."),
+    "crd-cel-uncompiled": ("schema", "info", "A CEL rule of the CRD could not be compiled offline: not checked "
+                           "(reported once per rule)."),
+    "crd-list-duplicate": ("schema", "error", "Two entries of a list-map have the same keys, or a set repeats a "
+                           "value (x-kubernetes-list-type)."),
+    "kubernetes-list-duplicate": ("schema", "error", "A built-in object's list repeats a key (containers, volumes, "
+                                  "volumeMounts...; ports and imagePullSecrets: a warning, as the API server warns)."),
     "schema-skipped": ("schema", "info",
                        "No CRD given and no bundled schemas: custom resources were not schema-checked."),
     "schema-unavailable": ("schema", "info", "No schema is at hand for this kind: skipped."),

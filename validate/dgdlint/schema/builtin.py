@@ -66,9 +66,13 @@ class BuiltinSchemas:
                 self._fast_registry = jsonschema_rs.Registry([(self._definitions["$id"], self._definitions)])
             schema = json.loads(resource.read_text())
             fast = jsonschema_rs.Draft202012Validator(schema, registry=self._fast_registry, validate_formats=False)
-            found = (fast, lambda schema=schema: self._explainer(schema))
+            found = (fast, lambda schema=schema: self._explainer(schema), schema)
         self._validators[key] = found
         return found
+
+    def definitions(self) -> dict:
+        """The `$defs` the kinds' schemas refer to (read with the first kind's validators)."""
+        return (self._definitions or {}).get("$defs", {})
 
     def _explainer(self, schema: dict):
         from jsonschema import Draft202012Validator

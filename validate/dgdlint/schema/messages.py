@@ -90,3 +90,33 @@ def error_findings(obj: KObject, error, rule: str, source: str) -> list[Finding]
                             f"Fix {path_text or 'the object'} to satisfy the schema ({validator}).", path)]
 
 
+
+
+# Lists whose duplicate names a rule of the rule stage reports (duplicate-env), with its own rationale.
+_LISTS_LEFT_TO_RULES = {"env"}
+# Built-in lists whose duplicates the API server accepts with a warning.
+_WARNED_BUILTIN_LISTS = {"ports", "imagePullSecrets"}
+
+
+def violation_findings(obj: KObject, violations: list, builtin: bool) -> list[Finding]:
+    """Findings of CEL rules and list-type keys (schema/validations.py's Violations)."""
+    findings = []
+    for violation in violations:
+        if violation.kind == "cel":
+            reason = f" ({violation.reason})" if violation.reason not in ("", "FieldValueInvalid") else ""
+            findings.append(object_finding(obj, "crd-cel-rule", "error", violation.message + reason,
+                                           f"Change the object so that the CRD's rule holds: {violation.rule}",
+                                           violation.path))
+        elif violation.kind == "cel-uncompiled":
+            findings.append(object_finding(obj, "crd-cel-uncompiled", "info",
+                                           f"CEL rule not checked: it {violation.message[:200]}; rule: "
+                                           f"{violation.rule}", "Check this rule on a cluster (kubectl apply "
+                                           "--dry-run=server).", violation.path))
+        elif violation.kind == "duplicate" and violation.list_name not in _LISTS_LEFT_TO_RULES:
+            severity = "warning" if builtin and violation.list_name in _WARNED_BUILTIN_LISTS else "error"
+            finding = object_finding(obj, "kubernetes-list-duplicate" if builtin else "crd-list-duplicate",
+                                     severity, violation.message,
+                                     "Keep one entry per key (merge the two, or rename one).", violation.path)
+            finding.related = [obj.location(path, note) for path, note in violation.related]
+            findings.append(finding)
+    return findings

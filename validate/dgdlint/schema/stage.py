@@ -12,7 +12,7 @@ from dgdlint.model import DYNAMO_GROUP, KObject
 from dgdlint.schema.builtin import BuiltinSchemas
 from dgdlint.schema.bundled import Release, bundled_root, choose_release, read_index, release_versions
 from dgdlint.schema.crd import CrdError, CrdVersionSchema, cached_crd_versions
-from dgdlint.schema.messages import error_findings, object_finding
+from dgdlint.schema.messages import error_findings, object_finding, violation_findings
 
 MAX_ERRORS_PER_OBJECT = 200
 
@@ -53,6 +53,11 @@ class SchemaStage:
                 for version in release_versions(root, self.release):
                     self.crds[(version.group, version.kind, version.version)] = version
         self.builtins = BuiltinSchemas(self.kubernetes_version)
+        # The stored objects of an update (`dgdlint diff`), by KObject.ref: transition rules compare with them.
+        self.previous: dict[str, KObject] = {}
+        self._cel_runtime = None
+        self._walkers: dict[int, object] = {}
+        self._reported_uncompiled: set[str] = set()
 
     @property
     def has_crds(self) -> bool:
@@ -80,12 +85,18 @@ class SchemaStage:
                                                    f"{kind} {obj.api_version} is not served by the CRD in "
                                                    f"{crd.source}", "Use a served apiVersion."))
                     continue
-                findings.extend(self._validate(obj, crd.fast(), crd.validator, "crd-schema", f"CRD {kind} {version}"))
+                instance = prune_nulls(obj.value)
+                findings.extend(self._validate(obj, instance, crd.fast(), crd.validator, "crd-schema",
+                                               f"CRD {kind} {version}"))
+                findings.extend(self._beyond_structure(obj, instance, crd.schema, None, builtin=False))
                 continue
             found = self.builtins.validators(obj.api_version, kind)
             if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
-                findings.extend(self._validate(obj, found[0], found[1], "kubernetes-schema",
+                instance = prune_nulls(obj.value)
+                findings.extend(self._validate(obj, instance, found[0], found[1], "kubernetes-schema",
                                                f"Kubernetes {self.builtins.version}"))
+                findings.extend(self._beyond_structure(obj, instance, found[2], self.builtins.definitions(),
+                                                       builtin=True))
                 continue
             # A custom resource whose CRD was not given (or lacks this version).
             known = sorted(v for g, k, v in self.crds if g == group and k == kind)
@@ -123,8 +134,35 @@ class SchemaStage:
                               f"{kind} apiVersion {obj.api_version} is not served by {self.release.label()} "
                               f"(it serves {', '.join(known)}){elsewhere}", remedy + ".")
 
-    def _validate(self, obj: KObject, fast, explainer, rule: str, source: str) -> list[Finding]:
-        instance = prune_nulls(obj.value)
+    def _beyond_structure(self, obj: KObject, instance: dict, schema: dict, definitions: dict | None,
+                          builtin: bool) -> list[Finding]:
+        """CEL rules (custom resources only: built-in kinds are validated by Go code) and list-type keys."""
+        from dgdlint.schema.validations import ABSENT, SchemaWalker
+
+        walker = self._walkers.get(id(schema))
+        if walker is None:
+            runtime = None if builtin else self._runtime()
+            walker = self._walkers[id(schema)] = SchemaWalker(schema, runtime, definitions)
+        previous = self.previous.get(obj.ref)
+        old = prune_nulls(previous.value) if previous is not None and previous.api_version == obj.api_version \
+            else ABSENT
+        violations = []
+        for violation in walker.violations(instance, old):
+            if violation.kind == "cel-uncompiled":
+                if violation.rule in self._reported_uncompiled:
+                    continue
+                self._reported_uncompiled.add(violation.rule)
+            violations.append(violation)
+        return violation_findings(obj, violations, builtin)
+
+    def _runtime(self):
+        if self._cel_runtime is None:
+            from dgdlint.schema.cel import CelRuntime
+
+            self._cel_runtime = CelRuntime()
+        return self._cel_runtime
+
+    def _validate(self, obj: KObject, instance: dict, fast, explainer, rule: str, source: str) -> list[Finding]:
         if fast.is_valid(instance):
             return []
         findings = []

@@ -1,0 +1,66 @@
+"""The schema stage past structure: CEL rules of a CRD given by the user (reported once when a rule does
+not compile) and list keys of built-in kinds."""
+
+from __future__ import annotations
+
+import json
+
+from dgdlint.engine import check_texts
+from dgdlint.schema import SchemaStage
+
+WIDGET_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "spec": {"group": "example.com", "names": {"kind": "Widget"}, "versions": [{
+        "name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
+            "type": "object", "properties": {
+                "apiVersion": {"type": "string"}, "kind": {"type": "string"}, "metadata": {"type": "object"},
+                "spec": {"type": "object", "properties": {
+                "replicas": {"type": "integer"}},
+                "x-kubernetes-validations": [
+                    {"rule": "self.replicas <= 3", "message": "at most three replicas"},
+                    {"rule": "self.replicas.noSuchFunction()", "message": "never evaluated"}]}}}}}]}}
+WIDGET = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {name}\nspec:\n  replicas: {replicas}\n"
+
+
+def findings(texts: dict, stage) -> list:
+    return [(f.file, f.line, f.rule, f.severity, f.path, f.message) for f in check_texts(texts, stage).findings
+            if f.stage == "schema"]
+
+
+def test_a_crd_given_brings_its_own_cel_rules_and_an_uncompilable_one_is_reported_once(tmp_path):
+    (tmp_path / "widget.json").write_text(json.dumps(WIDGET_CRD))
+    stage = SchemaStage([str(tmp_path / "widget.json")])
+    found = findings({"a.yaml": WIDGET.format(name="a", replicas=5), "b.yaml": WIDGET.format(name="b", replicas=1)},
+                     stage)
+    assert found[0] == ("a.yaml", 5, "crd-cel-rule", "error", "spec", "at most three replicas")
+    [uncompiled] = [f for f in found if f[2] == "crd-cel-uncompiled"]
+    assert uncompiled[3] == "info" and "self.replicas.noSuchFunction()" in uncompiled[5]
+    assert len(found) == 2
+
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      imagePullSecrets: [{name: ngc}, {name: ngc}]
+      containers:
+        - name: c
+          image: busybox:1.36
+          ports: [{containerPort: 80}, {containerPort: 80}]
+        - name: c
+          image: busybox:1.36
+"""
+
+
+def test_built_in_kinds_have_their_list_keys_checked_with_the_api_servers_severity():
+    found = findings({"job.yaml": JOB}, SchemaStage())
+    assert [(line, rule, severity, path) for _, line, rule, severity, path, _ in found] == [
+        (9, "kubernetes-list-duplicate", "warning", "spec.template.spec.imagePullSecrets[1]"),
+        (13, "kubernetes-list-duplicate", "warning", "spec.template.spec.containers[0].ports[1]"),
+        (14, "kubernetes-list-duplicate", "error", "spec.template.spec.containers[1]"),
+    ]

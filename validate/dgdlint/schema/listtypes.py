@@ -1,0 +1,69 @@
+"""List types (`x-kubernetes-list-type`): a `map` list has one item per value of its keys
+(`x-kubernetes-list-map-keys`), a `set` list no item twice. The API server rejects a custom resource that
+breaks either; for built-in kinds it rejects some duplicates and only warns about others."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+# Built-in lists whose duplicates the API server accepts with a warning (the later entry wins or is ignored).
+WARNED_BUILTIN_LISTS = {"env", "ports", "imagePullSecrets"}
+
+
+@dataclass
+class Duplicate:
+    index: int  # the second occurrence
+    first: int  # the first one
+    key: str  # the repeated key, as the message shows it
+
+
+def map_key(item: object, keys: list[str]) -> tuple | None:
+    """The item's key tuple; a key the item leaves out counts as absent (None), as in the API server's
+    comparison, except `protocol` of ports, which defaults to TCP."""
+    if not isinstance(item, dict):
+        return None
+    values = []
+    for key in keys:
+        value = item.get(key)
+        if value is None and key == "protocol":
+            value = "TCP"
+        values.append(json.dumps(value, sort_keys=True))
+    return tuple(values)
+
+
+def duplicates(node: dict, items: list) -> list[Duplicate]:
+    """The duplicates in `items` that the list type of `node` forbids."""
+    list_type = node.get("x-kubernetes-list-type")
+    found: list[Duplicate] = []
+    seen: dict = {}
+    if list_type == "map":
+        keys = [k for k in node.get("x-kubernetes-list-map-keys") or [] if isinstance(k, str)]
+        if not keys:
+            return []
+        for index, item in enumerate(items):
+            key = map_key(item, keys)
+            if key is None:
+                continue
+            if key in seen:
+                found.append(Duplicate(index, seen[key], _describe(keys, item)))
+            else:
+                seen[key] = index
+    elif list_type == "set":
+        for index, item in enumerate(items):
+            key = json.dumps(item, sort_keys=True)
+            if key in seen:
+                found.append(Duplicate(index, seen[key], "this value" if isinstance(item, (dict, list)) else
+                                       _short(item)))
+            else:
+                seen[key] = index
+    return found
+
+
+def _describe(keys: list[str], item: dict) -> str:
+    return ", ".join(f"{key} {_short(item.get(key))}" for key in keys)
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."

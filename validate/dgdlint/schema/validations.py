@@ -1,0 +1,136 @@
+"""The checks past OpenAPI structure, in one walk of an object along its schema: every CEL rule
+(`x-kubernetes-validations`, see cel.py) at the node it sits on, and list-type uniqueness (listtypes.py).
+On an update (`dgdlint diff`), each node is paired with its stored value, for transition rules: by key
+in objects and maps, by list-map keys in map lists (other lists have no old items, as in the API server).
+
+`$ref`s into `$defs` (Kubernetes' built-in schemas) are followed; subtrees that hold no rule and no list
+type are skipped, once known."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from dgdlint.schema.cel import CelRule, CelRuntime, field_path_parts
+from dgdlint.schema.listtypes import duplicates, map_key
+
+ABSENT = object()
+
+
+@dataclass
+class Violation:
+    kind: str  # "cel", "cel-uncompiled", "duplicate"
+    path: tuple
+    message: str
+    rule: str = ""
+    reason: str = ""
+    related: list[tuple] = field(default_factory=list)  # (path, note)
+    list_name: str = ""
+
+
+class SchemaWalker:
+    """Walks values along one schema document (with its `$defs`, when it has any)."""
+
+    def __init__(self, schema: dict, runtime: CelRuntime | None, definitions: dict | None = None):
+        self.schema = schema
+        self.runtime = runtime
+        self.definitions = definitions if definitions is not None else schema.get("$defs", {})
+        self._interesting: dict[int, bool] = {}
+        self._rules: dict[int, list[CelRule]] = {}
+
+    def violations(self, value: object, old: object = ABSENT) -> Iterator[Violation]:
+        yield from self._walk(self.schema, value, old, ())
+
+    def _resolve(self, node: object) -> dict:
+        for _ in range(32):  # a chain of $refs, never a loop
+            if not isinstance(node, dict) or "$ref" not in node:
+                break
+            name = str(node["$ref"]).rpartition("/")[2]
+            node = self.definitions.get(name, {})
+        return node if isinstance(node, dict) else {}
+
+    def _is_interesting(self, node: dict, depth: int = 0) -> bool:
+        """Whether a rule or a list type sits in this subtree (memoized; recursive $refs end the search)."""
+        known = self._interesting.get(id(node))
+        if known is not None:
+            return known
+        self._interesting[id(node)] = False  # while it is being computed: a cycle adds nothing
+        found = bool(node.get("x-kubernetes-validations") or
+                     node.get("x-kubernetes-list-type") in ("map", "set"))
+        if not found and depth < 64:
+            children = list((node.get("properties") or {}).values())
+            for key in ("items", "additionalProperties"):
+                if isinstance(node.get(key), dict):
+                    children.append(node[key])
+            found = any(self._is_interesting(self._resolve(child), depth + 1) for child in children)
+        self._interesting[id(node)] = found
+        return found
+
+    def _cel_rules(self, node: dict) -> list[CelRule]:
+        rules = self._rules.get(id(node))
+        if rules is None:
+            rules = [CelRule.from_schema(entry) for entry in node.get("x-kubernetes-validations") or []
+                     if isinstance(entry, dict) and isinstance(entry.get("rule"), str)]
+            self._rules[id(node)] = rules
+        return rules
+
+    def _walk(self, node: object, value: object, old: object, path: tuple) -> Iterator[Violation]:
+        node = self._resolve(node)
+        if value is None or not self._is_interesting(node):
+            return
+        if self.runtime is not None and node.get("x-kubernetes-validations"):
+            yield from self._check_rules(node, value, old, path)
+        if isinstance(value, dict):
+            properties = node.get("properties")
+            extra = node.get("additionalProperties")
+            for key, child in value.items():
+                if isinstance(properties, dict) and key in properties:
+                    schema = properties[key]
+                elif isinstance(extra, dict):
+                    schema = extra
+                else:
+                    continue
+                child_old = old.get(key, ABSENT) if isinstance(old, dict) else ABSENT
+                yield from self._walk(schema, child, child_old, path + (key,))
+        elif isinstance(value, list):
+            yield from self._check_list(node, value, path)
+            items = node.get("items")
+            if not isinstance(items, dict):
+                return
+            old_items = self._old_items(node, old)
+            keys = node.get("x-kubernetes-list-map-keys") or []
+            for index, item in enumerate(value):
+                item_old = old_items.get(map_key(item, keys), ABSENT) if old_items else ABSENT
+                yield from self._walk(items, item, item_old, path + (index,))
+
+    @staticmethod
+    def _old_items(node: dict, old: object) -> dict:
+        if node.get("x-kubernetes-list-type") != "map" or not isinstance(old, list):
+            return {}
+        keys = node.get("x-kubernetes-list-map-keys") or []
+        return {map_key(item, keys): item for item in old if map_key(item, keys) is not None}
+
+    def _check_rules(self, node: dict, value: object, old: object, path: tuple) -> Iterator[Violation]:
+        for rule in self._cel_rules(node):
+            outcome = self.runtime.check(rule, value, None if old is ABSENT else old, old is not ABSENT)
+            if outcome is None or outcome.passed and not outcome.error:
+                continue
+            if outcome.passed:  # did not compile
+                yield Violation("cel-uncompiled", path, outcome.error, rule=rule.rule)
+                continue
+            where = path
+            if rule.field_path:
+                parts = field_path_parts(rule.field_path)
+                if parts is not None:
+                    where = path + parts
+            yield Violation("cel", where, outcome.message, rule=rule.rule, reason=rule.reason or "FieldValueInvalid")
+
+    @staticmethod
+    def _check_list(node: dict, value: list, path: tuple) -> Iterator[Violation]:
+        for duplicate in duplicates(node, value):
+            kind = "map" if node.get("x-kubernetes-list-type") == "map" else "set"
+            name = path[-1] if path and isinstance(path[-1], str) else "list"
+            message = (f"duplicate entry in {name} ({duplicate.key}): its list-map keys must be unique"
+                       if kind == "map" else f"duplicate value in the set {name} ({duplicate.key})")
+            yield Violation("duplicate", path + (duplicate.index,), message,
+                            related=[(path + (duplicate.first,), "first occurrence")], list_name=str(name))
