@@ -14,7 +14,7 @@ from dgdlint.schema.openapi import version_schema
 CLUSTER = "cluster"
 URL_TIMEOUT_SECONDS = 30
 # Part of the cache key: a change to the conversion must not reuse schemas converted the old way.
-CONVERSION_REVISION = "2"
+CONVERSION_REVISION = "3"
 
 
 class CrdError(Exception):

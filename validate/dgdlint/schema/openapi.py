@@ -1,7 +1,8 @@
 """A CRD's structural OpenAPI v3 schema as JSON Schema (draft 7), structure only.
 
 The result validates like `kubectl --validate=strict` and keeps what the later checks read: the CEL rules
-(`x-kubernetes-validations`), list types and keys, int-or-string, preserve-unknown-fields. JSON Schema
+(`x-kubernetes-validations`), list types and keys, int-or-string, preserve-unknown-fields, and defaults
+(the API server fills them in before the CEL rules run). JSON Schema
 validators (ours, kubeconform) ignore those `x-` keys; the CEL and list-type checks walk them."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ KEPT_EXTENSIONS = (
     "x-kubernetes-embedded-resource",
 )
 # Prose and hints that do not change what is valid.
-DROPPED = ("description", "default", "example", "externalDocs", "format", "nullable", "title")
+DROPPED = ("description", "example", "externalDocs", "format", "nullable", "title")
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 
 

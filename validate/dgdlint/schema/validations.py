@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dgdlint.schema.cel import CelRule, CelRuntime, field_path_parts
+from dgdlint.schema.defaults import apply_defaults
 from dgdlint.schema.listtypes import duplicates, map_key
 
 ABSENT = object()
@@ -39,6 +40,10 @@ class SchemaWalker:
         self._rules: dict[int, list[CelRule]] = {}
 
     def violations(self, value: object, old: object = ABSENT) -> Iterator[Violation]:
+        """Violations of `value` (and of the update from `old`), both with the schema's defaults applied."""
+        value = apply_defaults(self.schema, value, self._resolve)
+        if old is not ABSENT:
+            old = apply_defaults(self.schema, old, self._resolve)
         yield from self._walk(self.schema, value, old, ())
 
     def _resolve(self, node: object) -> dict:
