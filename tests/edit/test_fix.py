@@ -122,3 +122,21 @@ def test_fix_of_a_file_that_does_not_parse_changes_nothing_and_names_it(capsys, 
     code, _, err = run(capsys, "fix", str(bad))
     assert code == 1 and bad.read_text() == "kind: [\n"
     assert err.startswith(f"{bad}:2: error: YAML syntax error")
+
+
+def test_the_catalogue_marks_as_fixable_exactly_the_rules_fix_repairs():
+    from dgdlint.rules import REGISTRY
+
+    assert sorted(r.name for r in REGISTRY.values() if r.fixable) == sorted(FIXERS)
+
+
+def test_rules_and_explain_show_whether_a_rule_is_fixable(capsys):
+    _, out, _ = run(capsys, "rules")
+    assert [line.split()[1] for line in out.splitlines() if line.endswith("[fixable]")] == [
+        name for name in (line.split()[1] for line in out.splitlines()) if name in FIXERS]
+    _, out, _ = run(capsys, "explain", "edge-dflash-enabled")
+    assert "dgdlint fix: Sets NIM_USE_DFLASH=0 and NIM_STREAMING_SPEC_METHOD=none" in out
+    _, out, _ = run(capsys, "explain", "streaming-async-scheduling")
+    assert "dgdlint fix: not fixable" in out
+    _, out, _ = run(capsys, "explain", "ignore-annotation-without-reason")
+    assert "`dgdlint fix` never writes one" in out

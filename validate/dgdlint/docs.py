@@ -30,14 +30,16 @@ def examples(rule_name: str) -> tuple[str, str] | None:
 def rules_text() -> str:
     rules = all_rules()
     width = max(len(r.name) for r in rules)
-    lines = [f"{r.code}  {r.name:<{width}}  {r.severity:<7}  {r.title}" for r in rules]
+    lines = [f"{r.code}  {r.name:<{width}}  {r.severity:<7}  {r.title}" + (" [fixable]" if r.fixable else "")
+             for r in rules]
     return "\n".join(lines) + "\n"
 
 
 def rules_json() -> str:
     return json.dumps([
         {"name": r.name, "code": r.code, "severity": r.severity, "family": r.family, "title": r.title,
-         "rationale": r.rationale, "remediation": r.remediation, "reads": list(r.reads)}
+         "rationale": r.rationale, "remediation": r.remediation, "reads": list(r.reads),
+         "fixable": bool(r.fixable), **({"fix": r.fixable} if r.fixable else {})}
         for r in all_rules()
     ], indent=2) + "\n"
 
@@ -46,7 +48,8 @@ def rules_markdown() -> str:
     lines = ["| code | rule | severity | what it checks |", "|---|---|---|---|"]
     for r in all_rules():
         where = " (`dgdlint diff`)" if r.family == "diff" else ""
-        lines.append(f"| {r.code} | `{r.name}` | {r.severity} | {r.title}{where} |")
+        fixable = " (fixable: `dgdlint fix`)" if r.fixable else ""
+        lines.append(f"| {r.code} | `{r.name}` | {r.severity} | {r.title}{where}{fixable} |")
     lines += ["", "Findings of the parse and schema stages:", "",
               "| rule | stage | severity | meaning |", "|---|---|---|---|"]
     for name, (stage, severity, meaning) in STAGE_FINDINGS.items():
@@ -67,6 +70,9 @@ def explain(rule_: Rule) -> str:
         f"  {rule_.remediation}",
         "",
         f"Reads: {', '.join(rule_.reads)}",
+        "",
+        f"dgdlint fix: {rule_.fixable}" if rule_.fixable else
+        "dgdlint fix: not fixable (the answer needs a person; the finding is left as it is).",
     ]
     pair = examples(rule_.name)
     if pair is not None:

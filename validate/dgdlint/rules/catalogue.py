@@ -111,7 +111,8 @@ STAGE_FINDINGS = {
     "schema-unavailable": ("schema", "info", "No schema is at hand for this kind: skipped."),
     "internal-error": ("rule", "error", "A rule failed on this input (a dgdlint bug); its findings are missing."),
     "ignore-annotation-without-reason": ("rule", "warning",
-                                         "An ignore annotation without a reason: it suppresses nothing."),
+                                         "An ignore annotation without a reason: it suppresses nothing. "
+                                         "`dgdlint fix` never writes one: a reason needs a person."),
     "ignore-annotation-unknown-rule": ("rule", "warning", "A `dgdlint/ignore-<rule>` annotation names no rule."),
 }
 

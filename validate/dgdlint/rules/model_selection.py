@@ -44,6 +44,8 @@ def _where(container: Container, name: str) -> tuple:
     remediation="Set NIM_USE_DFLASH=0 and NIM_STREAMING_SPEC_METHOD=none in the workers and the download "
                 "Job of an Edge deployment (replace the existing entries, do not add second ones).",
     reads=("DynamoGraphDeployment", "Job"),
+    fixable="""Sets NIM_USE_DFLASH=0 and NIM_STREAMING_SPEC_METHOD=none in Edge workers and download Jobs,
+    replacing the existing entries.""",
 )
 def edge_dflash_enabled(model: Model):
     matrix = support_matrix()

@@ -36,6 +36,7 @@ class Rule:
     check: Callable[[Model], Iterable[Hit]]
     fail_example: str = ""
     pass_example: str = ""
+    fixable: str = ""  # what `dgdlint fix` does about it, when it has one right answer (empty: not fixable)
 
 
 @dataclass(frozen=True)
@@ -52,14 +53,16 @@ class DiffRule:
     family: str = "diff"
     fail_example: str = ""
     pass_example: str = ""
+    fixable: str = ""
 
 
 REGISTRY: dict[str, Rule] = {}
 
 
 def rule(*, name: str, code: str, severity: str, family: str, title: str, rationale: str, remediation: str,
-         reads: tuple[str, ...] = ("DynamoGraphDeployment",), fail_example: str = "", pass_example: str = ""):
-    """Register the decorated `check(model)` as a rule."""
+         reads: tuple[str, ...] = ("DynamoGraphDeployment",), fail_example: str = "", pass_example: str = "",
+         fixable: str = ""):
+    """Register the decorated `check(model)` as a rule; `fixable` says what `dgdlint fix` does about it."""
 
     def register(check: Callable[[Model], Iterable[Hit]]):
         if name in REGISTRY:
@@ -68,7 +71,7 @@ def rule(*, name: str, code: str, severity: str, family: str, title: str, ration
             raise ValueError(f"rule code {code} used twice")
         REGISTRY[name] = Rule(name, code, severity, family, title, " ".join(rationale.split()),
                               " ".join(remediation.split()), reads, check, fail_example.strip("\n"),
-                              pass_example.strip("\n"))
+                              pass_example.strip("\n"), " ".join(fixable.split()))
         return check
 
     return register

@@ -71,6 +71,7 @@ def _same_repository_as_workers(graph, container) -> bool:
     (`NIM_DYNAMO_WORKER=true`) and serve the streaming endpoint (`NIM_ENABLE_STREAMING=1`); otherwise
     the adapter finds no session owner and every session fails.""",
     remediation="Set NIM_DYNAMO_WORKER=true and NIM_ENABLE_STREAMING=1 on every worker of a streaming graph.",
+    fixable="""Sets NIM_DYNAMO_WORKER=true and NIM_ENABLE_STREAMING=1 on the streaming workers.""",
 )
 def streaming_worker_env(model: Model):
     for graph in _streaming_graphs(model):
@@ -93,6 +94,8 @@ def streaming_worker_env(model: Model):
     `NIM_DYNAMO_STREAMING_ENDPOINT`; a worker serving another name (or none) never receives a frame.""",
     remediation="Set NIM_DYNAMO_STREAMING_ENDPOINT to the same value (e.g. `<dgd>.backend.streaming`) on "
                 "the frontend and every worker.",
+    fixable="""Copies the endpoint to the components that lack it when every component that sets it agrees;
+    two different endpoints, or none at all, are left for a person.""",
 )
 def streaming_endpoint_mismatch(model: Model):
     for graph in _streaming_graphs(model):
@@ -186,6 +189,8 @@ def streaming_async_scheduling(model: Model):
     they differ, one side gives up while the other still works, and the reply is lost.""",
     remediation="Set NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S to one value on the frontend and every worker "
                 "(unset means 180).",
+    fixable="""Copies the timeout to the components that lack it when every component that sets it agrees; two
+    different timeouts are left for a person.""",
 )
 def streaming_timeout_mismatch(model: Model):
     for graph in _streaming_graphs(model):

@@ -98,6 +98,8 @@ def video_num_frames_mismatch(model: Model):
     fails. """ + _TAKES_MEDIA + """ SGLang has no such switch.""",
     remediation="Add --enable-multimodal to the worker's command (or set DYN_VLLM_ENABLE_MULTIMODAL=true) on "
                 "every vLLM and TRT-LLM worker of a graph that takes media.",
+    fixable="""Adds --enable-multimodal after the worker's dynamo.vllm or dynamo.trtllm (in its command list,
+    or in a script where the module appears once).""",
 )
 def multimodal_flag_missing(model: Model):
     for graph in video_graphs(model):
@@ -138,6 +140,7 @@ the annotation H.264/H.265 is assumed. """
                        "the capability. " + _TAKES_MEDIA,
     remediation="Add `video` to NVIDIA_DRIVER_CAPABILITIES (e.g. `compute,utility,video`) on every GPU worker "
                 "that takes media.",
+    fixable="""Adds `video` to the worker's NVIDIA_DRIVER_CAPABILITIES.""",
 )
 def video_driver_capability_missing(model: Model):
     for graph, worker, gpus in _decoding_workers(model):

@@ -34,6 +34,8 @@ def rules_page() -> str:
         parts += [f"## `{rule_.name}` ({rule_.code}, {rule_.severity})", "", f"{rule_.title}.", "",
                   f"**Why it matters.** {rule_.rationale}", "", f"**What to do.** {rule_.remediation}", "",
                   f"Reads: {', '.join(rule_.reads)}.", ""]
+        if rule_.fixable:
+            parts += [f"**`dgdlint fix`.** {rule_.fixable}", ""]
         pair = examples(rule_.name)
         if pair is not None:
             parts += ["**Fails:**", "", "```yaml", pair[0], "```", "",
