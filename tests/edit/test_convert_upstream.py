@@ -4,18 +4,16 @@ Needs ../shared/reference (skips with a message without it)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
+from edit_support import facts
 
 from dgdlint.edit.convert import convert_file
 from dgdlint.edit.roundtrip import open_text
 from dgdlint.engine import check_texts
-from dgdlint.load import LoadResult, load_text
-from dgdlint.model import build_model
 from refdata import CORPUS, PRERELEASE, REFERENCE, ROOT, require_reference
 
 V1ALPHA1_EXAMPLES = CORPUS / "v1alpha1-examples@357f3222"
@@ -27,23 +25,6 @@ def _convert(path: Path) -> tuple[str, list]:
     edit = open_text(str(path), path.read_text())
     notes = convert_file(edit, "v1beta1")
     return edit.render(), notes
-
-
-def _facts(name: str, text: str) -> dict[str, dict]:
-    """What the comparison looks at, per component, read through dgdlint's own model."""
-    out = {}
-    for graph in build_model(load_text(name, text, LoadResult())).graphs:
-        for component in graph.components:
-            main = component.main
-            gpu = main.gpu_request()
-            out[component.name] = {
-                "type": component.type, "replicas": component.replicas, "image": main.image,
-                "command": main.command, "args": main.args,
-                "env": [(e.name, e.value if e.is_literal else json.dumps(e.value_from, sort_keys=True))
-                        for e in main.env],
-                "gpus": [gpu[0], gpu[1]] if gpu else None,
-            }
-    return out
 
 
 def _twins() -> list[Path]:
@@ -60,12 +41,12 @@ def test_conversion_matches_upstreams_hand_conversion_except_the_listed_differen
     for source in twins:
         relative = source.relative_to(V1ALPHA1_EXAMPLES).as_posix()
         converted, _ = _convert(source)
-        ours = _facts(relative, converted)
-        theirs = _facts(relative, (CORPUS / relative).read_text())
+        ours = facts(relative, converted)
+        theirs = facts(relative, (CORPUS / relative).read_text())
         assert sorted(ours) == sorted(theirs), relative
-        for component, facts in ours.items():
+        for component, found_facts in ours.items():
             for field in FIELDS:
-                if facts[field] != theirs[component][field]:
+                if found_facts[field] != theirs[component][field]:
                     found.add((relative, component, field))
     assert sorted(found - set(listed)) == [], "differences not listed in upstream_differences.yaml"
     assert sorted(set(listed) - found) == [], "listed differences that no longer differ"

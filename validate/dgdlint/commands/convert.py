@@ -1,17 +1,17 @@
-"""`dgdlint convert --to v1beta1 FILE...`: graphs converted in the user's own files (YAML to stdout, notes
-to stderr), or in place with --write (all files or none)."""
+"""`dgdlint convert --to v1beta1|v1alpha1 FILE...`: graphs converted in the user's own files (YAML to stdout,
+notes to stderr), or in place with --write (all files or none)."""
 
 from __future__ import annotations
 
 NAME = "convert"
-HELP = "convert DynamoGraphDeployments to v1beta1, keeping comments (YAML to stdout, notes to stderr)"
+HELP = "convert DynamoGraphDeployments between v1alpha1 and v1beta1, keeping comments (YAML to stdout)"
 EXAMPLE = """dgdlint convert --to v1beta1 examples/vllm-video-understanding.v1alpha1.yaml
 dgdlint convert --to v1beta1 --write deploy/*.yaml"""
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("paths", nargs="+", metavar="FILE", help="YAML files (- for stdin)")
-    parser.add_argument("--to", required=True, choices=("v1beta1",), help="the target API version")
+    parser.add_argument("--to", required=True, choices=("v1beta1", "v1alpha1"), help="the target API version")
     parser.add_argument("--write", action="store_true", help="rewrite the files in place (all of them or none)")
 
 

@@ -18,6 +18,7 @@ MAIN = "main"
 FRONTEND_SIDECAR = "sidecar-frontend"
 DEFAULT_GPU = "nvidia.com/gpu"
 PROMOTED_SUBTYPES = ("prefill", "decode")
+GMS_MODES = {"intraPod": "IntraPod", "interPod": "InterPod"}  # v1alpha1 -> v1beta1 spelling of a GMS mode
 COMPONENT_TYPES = ("frontend", "worker", "prefill", "decode", "planner", "epp")  # the v1beta1 CRD's enum
 SAME_NAME = ("replicas", "minAvailable", "runtimeVersionOverride", "globalDynamoNamespace", "multinode",
              "modelRef", "topologyConstraint", "eppConfig", "providerOverride")
@@ -162,8 +163,17 @@ def _experimental(ctx: Context, service: CommentedMap, key: str, component: Comm
     experimental = component.setdefault("experimental", CommentedMap())
     if key != "checkpoint" and "enabled" in value:
         del value["enabled"]
+    if key != "checkpoint":
+        rename_mode(value, GMS_MODES)
     experimental[key] = value
     ctx.table.move(service, key, experimental, key)
+
+
+def rename_mode(holder: CommentedMap, spellings: dict[str, str]) -> None:
+    """The GPU memory service and failover `mode` are spelled differently in the two versions."""
+    old = holder.get("mode")
+    if isinstance(old, str) and old in spellings:
+        holder["mode"] = type(old)(spellings[old]) if type(old) is not str else spellings[old]
 
 
 def _valid_quantity(value) -> bool:

@@ -1,0 +1,192 @@
+"""`dgdlint convert --to v1alpha1`: a v1beta1 graph back to the deprecated shape, for an operator that serves
+only v1alpha1, where the operator's conversion defines a place for each field: `components` become the
+`services` map, `type` becomes `componentType` (prefill and decode as a worker's `subComponentType`), the pod
+template becomes `extraPodSpec` with the container named `main` as `mainContainer`. Pod volumes and mounts
+stay in the pod spec, which v1alpha1 accepts as they are. A field without a v1alpha1 place is a note."""
+
+from __future__ import annotations
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from dgdlint.edit.convert_service import FRONTEND_SIDECAR, GMS_MODES, MAIN, PROMOTED_SUBTYPES, Context, rename_mode
+from dgdlint.edit.notes import Note
+from dgdlint.edit.roundtrip import EditableDocument
+
+SAME_NAME = ("replicas", "minAvailable", "runtimeVersionOverride", "globalDynamoNamespace", "multinode",
+             "modelRef", "topologyConstraint", "eppConfig", "providerOverride")
+SIDECAR_FIELDS = {"name": None, "image": "image", "args": "args", "env": "envs"}
+
+
+def to_v1alpha1(document: EditableDocument) -> list[Note]:
+    from dgdlint.edit.convert import _rename, _set_api_version
+
+    root = document.root
+    ctx = Context(document.file, document.chunk.start, document.table)
+    _set_api_version(root, "v1alpha1")
+    if "status" in root:
+        ctx.drop(root, "status", "status is written by the operator, not converted; it is left out", "info")
+        del root["status"]
+    spec = root.get("spec")
+    if not isinstance(spec, CommentedMap):
+        return ctx.notes
+    for key in list(spec.keys()):
+        value = spec[key]
+        if key == "components":
+            services = CommentedMap()
+            for index, component in enumerate(value if isinstance(value, CommentedSeq) else []):
+                _component(ctx, value, index, component, services)
+            _rename(spec, "components", "services", services, ctx)
+            _list_compilation_caches(spec, services)
+        elif key == "env":
+            _rename(spec, "env", "envs", value, ctx)
+        elif key == "topologyConstraint" and isinstance(value, CommentedMap) and "clusterTopologyName" in value:
+            _rename(value, "clusterTopologyName", "topologyProfile", value["clusterTopologyName"], ctx)
+    return ctx.notes
+
+
+def _list_compilation_caches(spec: CommentedMap, services: CommentedMap) -> None:
+    """A v1alpha1 mount names a claim of spec.pvcs: list the compilation caches' claims (create: false)."""
+    listed = {str(p.get("name")) for p in spec.get("pvcs") or [] if isinstance(p, CommentedMap)}
+    for service in services.values():
+        for mount in service.get("volumeMounts") or []:
+            name = str(mount.get("name"))
+            if mount.get("useAsCompilationCache") is True and name not in listed:
+                pvcs = spec.get("pvcs")
+                if not isinstance(pvcs, CommentedSeq):
+                    position = list(spec.keys()).index("services")
+                    spec.insert(position, "pvcs", CommentedSeq())
+                    pvcs = spec["pvcs"]
+                pvcs.append(CommentedMap([("name", mount["name"]), ("create", False)]))
+                listed.add(name)
+
+
+def _component(ctx: Context, components, index: int, component, services: CommentedMap) -> None:
+    if not isinstance(component, CommentedMap) or not component.get("name"):
+        ctx.note("error", "convert-component-unnamed", components, index,
+                 f"components[{index}] has no name, which v1alpha1 needs as its services key")
+        return
+    name = str(component["name"])
+    service = CommentedMap()
+    services[name] = service
+    ctx.table.move(components, index, services, name)
+    ctx.table.move(component, "name", services, name)
+    for key in list(component.keys()):
+        value = component[key]
+        if key == "name":
+            continue
+        if key == "type":
+            if str(value) in PROMOTED_SUBTYPES:
+                service["componentType"] = "worker"
+                service["subComponentType"] = value
+            else:
+                service["componentType"] = value
+            ctx.table.move(component, key, service, "componentType")
+        elif key in SAME_NAME:
+            service[key] = value
+            ctx.table.move(component, key, service, key)
+        elif key == "sharedMemorySize":
+            if str(value) == "0":
+                service["sharedMemory"] = CommentedMap([("disabled", True)])
+            else:
+                service["sharedMemory"] = CommentedMap([("size", value)])
+            ctx.table.move(component, key, service["sharedMemory"], next(iter(service["sharedMemory"])))
+        elif key == "compilationCache" and isinstance(value, CommentedMap):
+            mount = CommentedMap([("name", value.get("pvcName"))])
+            if value.get("mountPath"):
+                mount["mountPoint"] = value["mountPath"]
+            mount["useAsCompilationCache"] = True
+            service.setdefault("volumeMounts", CommentedSeq()).append(mount)
+            ctx.table.move(component, key, service, "volumeMounts")
+        elif key == "scalingAdapter":
+            service[key] = CommentedMap([("enabled", True)])
+            ctx.table.move(component, key, service, key)
+        elif key == "experimental" and isinstance(value, CommentedMap):
+            _experimental(ctx, component, value, service)
+        elif key == "podTemplate" and isinstance(value, CommentedMap):
+            _pod_template(ctx, component, value, service, name)
+        elif key == "frontendSidecar":
+            continue  # taken with the pod template, where its container is
+        else:
+            ctx.drop(component, key, f"{name}.{key} has no place in v1alpha1; it is left out")
+
+
+def _experimental(ctx: Context, component, experimental: CommentedMap, service: CommentedMap) -> None:
+    for key in list(experimental.keys()):
+        value = experimental[key]
+        if key in ("gpuMemoryService", "failover") and isinstance(value, CommentedMap):
+            value.insert(0, "enabled", True)
+            rename_mode(value, {new: old for old, new in GMS_MODES.items()})
+            service[key] = value
+        elif key == "checkpoint":
+            service[key] = value
+        else:
+            ctx.drop(experimental, key, f"experimental.{key} has no place in v1alpha1; it is left out")
+            continue
+        ctx.table.move(experimental, key, service, key)
+    ctx.table.pop(component, "experimental")
+
+
+def _pod_template(ctx: Context, component, template: CommentedMap, service: CommentedMap, name: str) -> None:
+    if isinstance(template.get("metadata"), CommentedMap):
+        service["extraPodMetadata"] = template["metadata"]
+        ctx.table.move(template, "metadata", service, "extraPodMetadata")
+    spec = template.get("spec")
+    if not isinstance(spec, CommentedMap):
+        return
+    containers = spec.get("containers") if isinstance(spec.get("containers"), CommentedSeq) else CommentedSeq()
+    main_index = next((i for i, c in enumerate(containers) if isinstance(c, CommentedMap)
+                       and str(c.get("name")) == MAIN), 0 if len(containers) == 1 else None)
+    sidecar_name = str(component.get("frontendSidecar")) if component.get("frontendSidecar") else None
+    extra = CommentedMap()
+    rest = CommentedSeq()
+    for key in list(spec.keys()):
+        if key != "containers":
+            extra[key] = spec[key]
+            ctx.table.move(spec, key, extra, key)
+            continue
+        for index, container in enumerate(containers):
+            if index == main_index:
+                if isinstance(container, CommentedMap) and "name" in container:
+                    ctx.table.move(container, "name", extra, "mainContainer")
+                    del container["name"]
+                extra["mainContainer"] = container
+                ctx.table.move(containers, index, extra, "mainContainer")
+            elif sidecar_name and isinstance(container, CommentedMap) and str(container.get("name")) == sidecar_name:
+                _frontend_sidecar(ctx, containers, index, container, service, name)
+            else:
+                ctx.table.move(containers, index, rest, len(rest))
+                rest.append(container)
+        if rest:
+            extra["containers"] = rest
+            ctx.table.move(spec, "containers", extra, "containers")
+    if extra:
+        service["extraPodSpec"] = extra
+        ctx.table.move(template, "spec", service, "extraPodSpec")
+    ctx.table.move(component, "podTemplate", service, "extraPodSpec" if extra else "extraPodMetadata")
+
+
+def _frontend_sidecar(ctx: Context, containers, index: int, container: CommentedMap, service, name: str) -> None:
+    if any(key not in SIDECAR_FIELDS and key != "envFrom" for key in container):
+        ctx.note("error", "convert-frontend-sidecar", containers, index,
+                 f"{name}: the frontend sidecar sets fields v1alpha1's frontendSidecar cannot hold (it takes image, "
+                 "args, env and one secret); convert this component by hand")
+        return
+    sidecar = CommentedMap()
+    for key, target in SIDECAR_FIELDS.items():
+        if target and key in container:
+            sidecar[target] = container[key]
+            ctx.table.move(container, key, sidecar, target)
+    env_from = container.get("envFrom")
+    if env_from:
+        secret = env_from[0].get("secretRef", {}).get("name") if len(env_from) == 1 else None
+        if secret is None:
+            ctx.note("error", "convert-frontend-sidecar", containers, index,
+                     f"{name}: the frontend sidecar's envFrom is not one secret; convert this component by hand")
+            return
+        sidecar["envFromSecret"] = secret
+    service["frontendSidecar"] = sidecar
+    ctx.table.move(containers, index, service, "frontendSidecar")
+    if str(container.get("name")) != FRONTEND_SIDECAR:
+        ctx.note("info", "convert-frontend-sidecar", containers, index,
+                 f"{name}: the sidecar container is named {container.get('name')!r}; v1alpha1 names it "
+                 f"{FRONTEND_SIDECAR}")
