@@ -89,3 +89,11 @@ def test_a_comment_inside_a_flow_collection_makes_an_edit_refuse():
     with pytest.raises(EditError) as error:
         edit.render()
     assert error.value.line == 3 and "flow collection" in error.value.message
+
+
+def test_windows_line_endings_and_a_byte_order_mark_are_kept():
+    text = "\ufeffapiVersion: v1\r\nkind: ConfigMap  # c\r\nmetadata:\r\n  name: x\r\n"
+    edit = open_text("f.yaml", text)
+    edit.documents[0].root["metadata"]["name"] = "y"
+    edit.documents[0].changed = True
+    assert edit.render() == text.replace("name: x", "name: y")

@@ -13,7 +13,8 @@ import io
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from dgdlint.edit.comments import Attached
-from dgdlint.edit.convert_service import Context, convert_service
+from dgdlint.edit.convert_context import Context, rename_key, set_api_version
+from dgdlint.edit.convert_service import convert_service
 from dgdlint.edit.notes import Note, line_of
 from dgdlint.edit.roundtrip import EditableDocument, EditableFile, make_yaml
 
@@ -44,23 +45,10 @@ def convert_file(edit: EditableFile, to: str) -> list[Note]:
     return notes
 
 
-def _set_api_version(root: CommentedMap, version: str) -> None:
-    old = root["apiVersion"]
-    new = f"{GROUP}/{version}"
-    root["apiVersion"] = type(old)(new) if isinstance(old, str) and type(old) is not str else new
-
-
-def _rename(spec: CommentedMap, old: str, new: str, value, ctx: Context) -> None:
-    position = list(spec.keys()).index(old)
-    del spec[old]
-    spec.insert(position, new, value)
-    ctx.table.move(spec, old, spec, new)
-
-
 def _to_v1beta1(document: EditableDocument) -> list[Note]:
     root = document.root
     ctx = Context(document.file, document.chunk.start, document.table)
-    _set_api_version(root, "v1beta1")
+    set_api_version(root, "v1beta1")
     spec = root.get("spec")
     if "status" in root:
         ctx.drop(root, "status", "status is written by the operator, not converted; it is left out", "info")
@@ -74,11 +62,11 @@ def _to_v1beta1(document: EditableDocument) -> list[Note]:
             components = CommentedSeq()
             for name in list(value.keys()) if isinstance(value, CommentedMap) else []:
                 convert_service(ctx, value, name, components)
-            _rename(spec, "services", "components", components, ctx)
+            rename_key(spec, "services", "components", components, ctx)
         elif key == "envs":
-            _rename(spec, "envs", "env", value, ctx)
+            rename_key(spec, "envs", "env", value, ctx)
         elif key == "topologyConstraint" and isinstance(value, CommentedMap) and "topologyProfile" in value:
-            _rename(value, "topologyProfile", "clusterTopologyName", value["topologyProfile"], ctx)
+            rename_key(value, "topologyProfile", "clusterTopologyName", value["topologyProfile"], ctx)
     if "pvcs" in spec:
         document.followers = _pvc_objects(document, ctx, spec, pvcs)
         anchor = "components" if "components" in spec else None

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from dgdlint.edit.convert_service import FRONTEND_SIDECAR, GMS_MODES, MAIN, PROMOTED_SUBTYPES, Context, rename_mode
+from dgdlint.edit.convert_context import (
+    FRONTEND_SIDECAR,
+    GMS_MODES,
+    MAIN,
+    PROMOTED_SUBTYPES,
+    Context,
+    rename_key,
+    rename_mode,
+    set_api_version,
+)
 from dgdlint.edit.notes import Note
 from dgdlint.edit.roundtrip import EditableDocument
 
@@ -18,11 +27,9 @@ SIDECAR_FIELDS = {"name": None, "image": "image", "args": "args", "env": "envs"}
 
 
 def to_v1alpha1(document: EditableDocument) -> list[Note]:
-    from dgdlint.edit.convert import _rename, _set_api_version
-
     root = document.root
     ctx = Context(document.file, document.chunk.start, document.table)
-    _set_api_version(root, "v1alpha1")
+    set_api_version(root, "v1alpha1")
     if "status" in root:
         ctx.drop(root, "status", "status is written by the operator, not converted; it is left out", "info")
         del root["status"]
@@ -35,12 +42,12 @@ def to_v1alpha1(document: EditableDocument) -> list[Note]:
             services = CommentedMap()
             for index, component in enumerate(value if isinstance(value, CommentedSeq) else []):
                 _component(ctx, value, index, component, services)
-            _rename(spec, "components", "services", services, ctx)
+            rename_key(spec, "components", "services", services, ctx)
             _list_compilation_caches(spec, services)
         elif key == "env":
-            _rename(spec, "env", "envs", value, ctx)
+            rename_key(spec, "env", "envs", value, ctx)
         elif key == "topologyConstraint" and isinstance(value, CommentedMap) and "clusterTopologyName" in value:
-            _rename(value, "clusterTopologyName", "topologyProfile", value["clusterTopologyName"], ctx)
+            rename_key(value, "clusterTopologyName", "topologyProfile", value["clusterTopologyName"], ctx)
     return ctx.notes
 
 

@@ -180,12 +180,14 @@ class EditableFile:
     text: str
     chunks: list[Chunk]
     documents: list[EditableDocument | None]  # None: a chunk without a document (comments only)
+    bom: str = ""  # a byte-order mark the file starts with, put back on write
+    newline: str = "\n"  # the file's line ending ("\r\n" for a Windows file), kept on write
 
     def render(self) -> str:
         parts = []
         for chunk, document in zip(self.chunks, self.documents, strict=True):
             parts.append(document.render() if document is not None else chunk.separator + chunk.body)
-        return "".join(parts)
+        return self.bom + "".join(parts).replace("\n", self.newline)
 
     @property
     def changed(self) -> bool:
@@ -200,6 +202,10 @@ def open_text(path: str, text: str) -> EditableFile:
     errors = [f for f in checked.findings if f.severity == "error"]
     if errors:
         raise EditError(path, errors[0].line, errors[0].message)
+    original = text
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    text = text[len(bom):].replace("\r\n", "\n")
     chunks = split_chunks(text)
     documents: list[EditableDocument | None] = []
     for chunk in chunks:
@@ -222,4 +228,4 @@ def open_text(path: str, text: str) -> EditableFile:
                                                    "the round trip cannot keep in place")
         document.base = document.dump()
         documents.append(document)
-    return EditableFile(path, text, chunks, documents)
+    return EditableFile(path, original, chunks, documents, bom, newline)
