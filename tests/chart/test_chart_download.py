@@ -367,3 +367,14 @@ def test_an_existing_claim_is_mounted_everywhere_and_not_created():
         assert rendered.worker["cacheMounts"] == [("shared-cache", CACHE_PATH)]
         assert rendered.dgd["spec"]["pvcs"] == [{"name": "shared-cache", "create": False}]
     assert rendered.worker["extraVolumes"] == [("model-cache-gate", "shared-cache")]
+
+
+def test_the_dgd_records_the_download_key_so_an_upgrade_that_keeps_the_model_can_skip_the_job():
+    rendered = render()
+    (download,) = pod(rendered)["containers"]
+    key = env_dict(download["env"])["MODEL_DOWNLOAD_MARKER"].rsplit("/", 1)[1].removesuffix(".done")
+    assert rendered.dgd["metadata"]["annotations"] == {"cosmos3-reasoner/download-key": key}
+    # Without a cluster to look the DGD up in (helm template, Argo CD), the Job is always there.
+    assert render({"download": {"skipWhenDeployed": True}}).job["metadata"]["name"] == "cosmos3-reasoner-download"
+    # The gated mode keeps its Job as a release object: nothing to skip, nothing recorded.
+    assert "annotations" not in render(GATED).dgd["metadata"]

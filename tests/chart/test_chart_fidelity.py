@@ -19,6 +19,7 @@ WORKER = "spec.components[ReasonerWorker].podTemplate.spec"
 COMMON_DIFFERENCES = {
     ("metadata.namespace", "added"): "Helm writes the release namespace so the output also applies with kubectl",
     ("metadata.labels", "added"): "Helm's standard labels identify the release",
+    ("metadata.annotations", "added"): "the download key: the next helm upgrade skips a download it already did",
     (f"{FRONTEND}.containers[main].ports", "missing"): "the operator adds the frontend port itself",
     (f"{FRONTEND}.containers[main].startupProbe", "missing"): "frontend probes left to the operator's defaults",
     (f"{FRONTEND}.containers[main].readinessProbe", "missing"): "frontend probes left to the operator's defaults",

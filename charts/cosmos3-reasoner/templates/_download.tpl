@@ -10,9 +10,23 @@ workers' gate of the gated mode. Every object is built as a dict and written wit
 {{- $identity -}}
 {{- end -}}
 
+{{/* Usage: include "cosmos3-reasoner.downloadKey" . -> the first 12 hex of sha256 of the download identity: names the marker, and annotates the DGD. */}}
+{{- define "cosmos3-reasoner.downloadKey" -}}
+{{- include "cosmos3-reasoner.downloadIdentity" . | sha256sum | trunc 12 -}}
+{{- end -}}
+
 {{/* Usage: include "cosmos3-reasoner.downloadMarker" . -> the file the Job writes when done (and the gate of the gated mode waits for). */}}
 {{- define "cosmos3-reasoner.downloadMarker" -}}
-{{- printf "%s/.cosmos3-download/%s.done" (include "cosmos3-reasoner.cacheMountPath" .) (include "cosmos3-reasoner.downloadIdentity" . | sha256sum | trunc 12) -}}
+{{- printf "%s/.cosmos3-download/%s.done" (include "cosmos3-reasoner.cacheMountPath" .) (include "cosmos3-reasoner.downloadKey" .) -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.downloadIsCurrent" . -> "true" on a `helm upgrade` in the hook mode when the deployed DGD (Helm lookup) records this download key: an earlier hook filled the cache for exactly this model, so the Job (and its GPU request) is left out; else "". lookup sees nothing under `helm template` and Argo CD, which always run the Job. */}}
+{{- define "cosmos3-reasoner.downloadIsCurrent" -}}
+{{- if and .Release.IsUpgrade (include "cosmos3-reasoner.downloadIsHook" .) .Values.download.skipWhenDeployed -}}
+{{- $dgd := lookup (printf "nvidia.com/%s" .Values.operator.apiVersion) "DynamoGraphDeployment" .Release.Namespace (include "cosmos3-reasoner.fullname" .) | default dict -}}
+{{- $annotations := ($dgd.metadata | default dict).annotations | default dict -}}
+{{- if eq (get $annotations "cosmos3-reasoner/download-key" | default "") (include "cosmos3-reasoner.downloadKey" .) -}}true{{- end -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Usage: include "cosmos3-reasoner.downloadIsHook" . -> "true" when the Job is a pre-install/pre-upgrade hook (download.mode hook), else "". */}}

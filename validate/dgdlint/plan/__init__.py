@@ -12,8 +12,9 @@ How the numbers are counted:
 - A DGD component has replicas x nodes pods (a multi-node component asks for its GPUs on each node); a
   Job has `parallelism` pods at once (at most `completions`); Deployments, StatefulSets and ReplicaSets
   their replicas; a Pod one. A DaemonSet's pod count depends on the cluster and is not counted.
-- Totals count every pod of every component and workload: the peak, since the chart's workers hold their
-  GPUs while their gate waits for the download Job. The totals without Jobs are the steady state.
+- Totals count every pod of every component and workload as if all ran at once: the peak of a gated
+  download (workers wait holding their GPUs) and of an upgrade (the download hook runs beside the old
+  workers). The totals without Jobs are the steady state.
 - Helm test hooks (`helm.sh/hook: test`) are left out: installing or applying never creates them."""
 
 
