@@ -34,6 +34,13 @@ MUTANTS = [
      "fastvideo-default-exceeds-max"),  # WxH read case-sensitively
     ("rules/video.py", "if value == expected:", "if value >= expected:",
      "video-num-frames-mismatch"),  # == loosened to >=
+    ("video.py", "return value is not None and value.strip().lower() in _TRUE",
+     "return value is not None and value.strip() in _TRUE", "media-internal-fetch-allowed"),  # case-sensitive
+    ("video.py", '_TRUE = ("1", "true", "yes", "on")', '_TRUE = ("1", "true", "yes")',
+     "media-internal-fetch-allowed"),  # the spelling on dropped
+    ("cosmos.py", '(main.env_value("NIM_ENABLE_STREAMING") or "").strip().lower() in ("1", "true")',
+     '(main.env_value("NIM_ENABLE_STREAMING") or "").strip() in ("1", "true")',
+     "streaming-frontend-adapter"),  # streaming mode read case-sensitively
 ]
 
 

@@ -55,7 +55,7 @@ def is_streaming(graph: Graph) -> bool:
         main = component.main
         if component.is_frontend and runs_streaming_frontend(main):
             return True
-        if is_nim_worker(component) and (main.env_value("NIM_ENABLE_STREAMING") or "").strip() in ("1", "true"):
+        if is_nim_worker(component) and (main.env_value("NIM_ENABLE_STREAMING") or "").strip().lower() in ("1", "true"):
             return True
         if main.env_var("NIM_DYNAMO_STREAMING_ENDPOINT") is not None:
             return True

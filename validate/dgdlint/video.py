@@ -72,7 +72,8 @@ def runtime_version(component: Component) -> tuple[tuple[int, int] | None, str]:
     return None, "no semver image tag and no runtimeVersionOverride"
 
 
-def _is_true(value: str | None) -> bool:
+def is_true(value: str | None) -> bool:
+    """An env flag as Dynamo reads it: 1, true, yes or on, in any case."""
     return value is not None and value.strip().lower() in _TRUE
 
 
@@ -106,7 +107,7 @@ class VideoComponent:
         return existing_path(obj, main.path, self.component.path)
 
     def multimodal_enabled(self) -> bool:
-        return (self.flags.has("--enable-multimodal") or _is_true(self.main.env_value(MULTIMODAL_ENV))
+        return (self.flags.has("--enable-multimodal") or is_true(self.main.env_value(MULTIMODAL_ENV))
                 or _nim_multimodal(self.main))
 
 
@@ -169,7 +170,7 @@ def _own_media_signals(component: Component, flags: Flags) -> list[tuple[str, tu
         if name in _MEDIA_FLAGS or (name.startswith(_MEDIA_FLAG_PREFIXES) and name not in _GENERATION_FLAGS):
             signals.append((name, token.path))
     for entry in component.main.env:
-        if entry.name.startswith("DYN_MM_") or (entry.name == MULTIMODAL_ENV and _is_true(entry.value)):
+        if entry.name.startswith("DYN_MM_") or (entry.name == MULTIMODAL_ENV and is_true(entry.value)):
             signals.append((entry.name, entry.path))
     return signals
 

@@ -26,6 +26,7 @@ from dgdlint.video import (
     VideoComponent,
     VideoGraph,
     env_path,
+    is_true,
     nvidia_gpus,
     positive_int,
     runtime_version,
@@ -187,7 +188,7 @@ def media_internal_fetch_allowed(model: Model):
         seen = set()  # a graph-level entry reaches every component: report it once
         for component in graph.graph.components:
             entry = component.main.env_var(ALLOW_INTERNAL_ENV)
-            if entry is None or entry.value is None or entry.value.strip().lower() not in ("1", "true", "yes"):
+            if entry is None or not is_true(entry.value):
                 continue
             if entry.path in seen:
                 continue
