@@ -20,8 +20,10 @@ included); 2 usage error (unknown flag, missing path, unusable CRD); 3 dgdlint i
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
+import textwrap
 
 from dgdlint.commands.options import EXIT_USAGE, Parser, UsageProblem, usage
 
@@ -43,7 +45,8 @@ def build_parser() -> Parser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
         module = command_module(name)
-        sub = subparsers.add_parser(name, help=module.HELP, description=getattr(module, "DESCRIPTION", module.HELP),
+        description = textwrap.fill(getattr(module, "DESCRIPTION", module.HELP), 100)
+        sub = subparsers.add_parser(name, help=module.HELP, description=description,
                                     epilog="example:\n" + _indent(module.EXAMPLE),
                                     formatter_class=_Formatter, add_help=not getattr(module, "PASSTHROUGH", False))
         module.add_arguments(sub)
@@ -71,5 +74,5 @@ def _indent(text: str) -> str:
     return "\n".join("  " + line for line in text.strip("\n").splitlines())
 
 
-class _Formatter(__import__("argparse").RawDescriptionHelpFormatter):
-    """Keeps the example's lines as written."""
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the example's lines as written (the description is wrapped beforehand)."""
