@@ -41,6 +41,11 @@ MUTANTS = [
     ("cosmos.py", '(main.env_value("NIM_ENABLE_STREAMING") or "").strip().lower() in ("1", "true")',
      '(main.env_value("NIM_ENABLE_STREAMING") or "").strip() in ("1", "true")',
      "streaming-frontend-adapter"),  # streaming mode read case-sensitively
+    ("rules/webhook_grove.py", "if total > GROVE_NAME_BUDGET:", "if total >= GROVE_NAME_BUDGET:",
+     "grove-name-budget"),  # a name exactly at the budget refused
+    ("cosmos.py", '|" + _HELM_REFERENCE)', '")', "placeholder-value"),  # Helm references no longer seen
+    ("cosmos.py", '|" + _HELM_REFERENCE)', '|" + r"\\{\\{[^}]*\\}\\}")',
+     "placeholder-value"),  # any {{ }} taken for Helm's, Prometheus' alert text included
 ]
 
 
