@@ -321,7 +321,13 @@ class GraphView:
     @property
     def grove_pathway(self) -> tuple[bool, str, tuple]:
         """(on the Grove pathway, why not, where that is decided), assuming the operator runs with Grove
-        enabled: at create the operator picks Grove unless `nvidia.com/enable-grove` is "false"."""
+        enabled. A workload provider the operator recorded (a manifest exported from the cluster, or an
+        update) decides; otherwise the operator picks Grove unless `nvidia.com/enable-grove` is "false"."""
+        provider = self.annotation(WORKLOAD_PROVIDER)
+        if provider is not None:
+            if provider.text == "grove":
+                return True, "", provider.path
+            return False, f"annotation {WORKLOAD_PROVIDER}: {provider.text!r} selects another provider", provider.path
         enable = self.annotation(ENABLE_GROVE)
         if enable is not None and (enable.text or "").lower() == "false":
             return False, f"annotation {ENABLE_GROVE}: {enable.text!r} turns the Grove pathway off", enable.path

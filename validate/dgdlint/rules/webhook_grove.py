@@ -67,8 +67,8 @@ def pcs_name(dgd_name: str, components: list[ComponentView]) -> str:
     fit beside the longest component (never below 8 characters), so a long graph name is fine; what
     cannot be shortened is the component part: its name, and for a multinode, inter-pod GPU memory
     service or forced scaling-group component also its longest PodClique name (`<name>-ldr`,
-    `<name>-wkr-<rank>`, `<name>-gms-<rank>`). With `nvidia.com/enable-grove: "false"` no Grove
-    resources exist and nothing counts.""",
+    `<name>-wkr-<rank>`, `<name>-gms-<rank>`). With `nvidia.com/enable-grove: "false"` (or a recorded
+    `nvidia.com/workload-provider: component`) no Grove resources exist and nothing counts.""",
     remediation="Shorten the component name (and with it its PodClique names).",
 )
 def grove_name_budget(model: Model):
@@ -113,8 +113,9 @@ def _grove_only_settings(view: GraphView):
     title="Grove-only settings are used on the Grove pathway",
     rationale="""`spec.priorityClassName`, a component's `minAvailable`, `grove.forceScalingGroup`, the
     inter-pod GPU memory service layout and a KV transfer policy's `clusterTopologyName` are carried out
-    by Grove. The operator's webhook rejects them when the graph does not run on Grove, which a graph
-    asks for with `nvidia.com/enable-grove: "false"`.""",
+    by Grove. The operator's webhook rejects them when the graph does not run on Grove: a graph asks for
+    that with `nvidia.com/enable-grove: "false"`, and a graph exported from the cluster shows it as the
+    recorded `nvidia.com/workload-provider: component`.""",
     remediation='Remove the setting, or let the graph run on Grove (remove `nvidia.com/enable-grove: "false"`).',
 )
 def grove_pathway_required(model: Model):
