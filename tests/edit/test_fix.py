@@ -140,3 +140,12 @@ def test_rules_and_explain_show_whether_a_rule_is_fixable(capsys):
     assert "dgdlint fix: not fixable" in out
     _, out, _ = run(capsys, "explain", "ignore-annotation-without-reason")
     assert "`dgdlint fix` never writes one" in out
+
+
+def test_a_rule_the_configuration_turns_off_is_not_fixed(capsys, tmp_path):
+    target = tmp_path / "edge.yaml"
+    shutil.copy(EDGE, target)
+    config = tmp_path / "dgdlint.yaml"
+    config.write_text("ignore: [edge-dflash-enabled]\n")
+    code, out, err = run(capsys, "fix", "--diff", "--config", str(config), str(target))
+    assert (code, out) == (0, "") and "nothing to fix" in err

@@ -26,9 +26,9 @@ def run(args) -> int:
     from dgdlint.model import build_model
 
     options.outputs(args)  # a usage error before any work
-    if args.fix:
-        _fix_first(args)
     decisions = outcome.read_policy(args)
+    if args.fix:
+        _fix_first(args, decisions.config)
     schema_stage = schema_stage_for(args, decisions.config)
     loaded_inputs = inputs.load_inputs(args, decisions.config)
     loaded = loaded_inputs.loaded
@@ -49,7 +49,7 @@ def run(args) -> int:
     return outcome.report(args, outcome.render_findings(result, args), failed)
 
 
-def _fix_first(args) -> None:
+def _fix_first(args, config) -> None:
     """`check --fix` is `fix` then `check`: the files are repaired (or refused, said on stderr) first."""
     import os
 
@@ -57,7 +57,7 @@ def _fix_first(args) -> None:
 
     if not args.paths or not all(p != "-" and os.path.isfile(p) for p in args.paths):
         raise options.UsageProblem("--fix needs files (not -, directories or a chart)")
-    run_fix(list(args.paths), diff=False)
+    run_fix(list(args.paths), diff=False, config=config)
 
 
 def schema_stage_for(args, config=None):

@@ -12,9 +12,13 @@ dgdlint fix deploy/reasoner.yaml"""
 def add_arguments(parser) -> None:
     parser.add_argument("paths", nargs="+", metavar="FILE", help="YAML files")
     parser.add_argument("--diff", action="store_true", help="show the change as a unified diff; write nothing")
+    parser.add_argument("--config", metavar="FILE", help="configuration file (default: .dgdlint.yaml or "
+                                                         "[tool.dgdlint] in pyproject.toml); a rule it turns off "
+                                                         "is not fixed")
 
 
 def run(args) -> int:
+    from dgdlint.commands.outcome import read_policy
     from dgdlint.edit.command import run_fix
 
-    return run_fix(args.paths, args.diff)
+    return run_fix(args.paths, args.diff, read_policy(args).config)

@@ -106,9 +106,11 @@ def run_convert(paths: list[str], to: str, write: bool) -> int:
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
-def fix_texts(paths: list[str], notes: list[Note], rules=None,
-              respect_annotations: bool = True) -> tuple[dict[str, str], dict[str, str]]:
-    """(original texts, fixed texts) of the files whose fixes apply; notes say what was done and left."""
+def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotations: bool = True,
+              config=None) -> tuple[dict[str, str], dict[str, str]]:
+    """(original texts, fixed texts) of the files whose fixes apply; notes say what was done and left. Only
+    findings the policy keeps are fixed: a rule the configuration turns off, or an object that suppresses it
+    with a reason, is left as it is."""
     from dgdlint.edit.fix import apply
     from dgdlint.edit.fixers import plans_for
     from dgdlint.engine import apply_policy, check_loaded
@@ -119,7 +121,7 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None,
     for path, edit in files.items():
         load_text(path, edit.text, loaded)
     result = check_loaded(loaded)
-    apply_policy(result, annotations=respect_annotations)
+    apply_policy(result, config, annotations=respect_annotations)
     reported = {(f.rule, f.object_ref) for f in result.findings}
     plans = [p for p in plans_for(result.model, rules) if (p.rule, p.obj.ref) in reported]
     seen, unique = set(), []
@@ -135,13 +137,13 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None,
     return originals, {p: t for p, t in texts.items() if t != originals[p]}
 
 
-def run_fix(paths: list[str], diff: bool) -> int:
+def run_fix(paths: list[str], diff: bool, config=None) -> int:
     problem = _missing(paths, stdin_ok=False)
     if problem:
         print(f"dgdlint: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     notes: list[Note] = []
-    originals, fixed = fix_texts(paths, notes)
+    originals, fixed = fix_texts(paths, notes, config=config)
     _report(notes)
     if not fixed:
         print("dgdlint: nothing to fix", file=sys.stderr)
