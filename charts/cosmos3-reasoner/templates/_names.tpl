@@ -1,8 +1,9 @@
 {{- /*
 Names and labels. Helpers that hand structured data to a template return JSON built with toJson from
 dicts (`include` only returns strings) and the caller reads it back with fromJson: no helper writes YAML
-text that is parsed again, so a value can never add a key. Helpers take the root context `.`, or a dict
-with the root under "root" when they need more.
+text that is parsed again, so a value can never add a key. Arguments, one way throughout: a helper takes
+the root context `.`; one that needs more takes a dict of named arguments with the root under "root";
+the few that need no root (imageRef, resources, quantity, mergeEnv) take only the piece they format.
 */ -}}
 
 {{/* Usage: include "cosmos3-reasoner.workerName" . -> "ReasonerWorker", the worker component's name (also the longest component name, which sets the name budget). */}}
