@@ -215,3 +215,36 @@ def test_a_file_that_does_not_parse_is_left_untouched_with_an_error_naming_it(ca
 
 def test_a_missing_file_is_a_usage_error(capsys, tmp_path):
     assert run(capsys, "convert", "--to", "v1beta1", str(tmp_path / "nope.yaml"))[0] == 2
+
+
+def test_the_comments_of_a_dropped_field_stay_above_its_component(capsys, tmp_path):
+    source = tmp_path / "graph.yaml"
+    source.write_text("""\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: x
+spec:
+  services:
+    # the frontend
+    Frontend:
+      componentType: frontend
+      # legacy namespace
+      dynamoNamespace: old  # still here
+      autoscaling:
+        enabled: true  # never used
+      replicas: 1
+""")
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0
+    assert out.endswith("""\
+  components:
+  # the frontend
+  # legacy namespace
+  # still here
+  # never used
+  - name: Frontend
+    type: frontend
+    replicas: 1
+""")
+    assert err.count("[convert-field-dropped]") == 2

@@ -54,6 +54,14 @@ class CommentTable:
             attached = Attached(existing.above + attached.above, existing.eol or attached.eol, existing.line)
         self._entries[(id(container), key)] = attached
 
+    def pop_under(self, value) -> list[Attached]:
+        """Take the comments of every key and item inside `value` out of the table."""
+        taken = []
+        for container in _containers(value) if isinstance(value, (dict, list)) else []:
+            keys = list(container.keys()) if isinstance(container, dict) else range(len(container))
+            taken += [found for found in (self.pop(container, key) for key in keys) if found is not None]
+        return taken
+
     def move(self, source, key, target, new_key=None) -> None:
         self.put(target, key if new_key is None else new_key, self.pop(source, key))
 

@@ -74,6 +74,8 @@ def _to_v1beta1(document: EditableDocument) -> list[Note]:
         if anchor is not None:
             ctx.table.put(spec, anchor, pvcs_comments)
         del spec["pvcs"]
+    if "components" in spec:
+        ctx.rehome(spec, "components")
     return ctx.notes
 
 

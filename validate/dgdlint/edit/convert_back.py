@@ -44,6 +44,7 @@ def to_v1alpha1(document: EditableDocument) -> list[Note]:
                 _component(ctx, value, index, component, services)
             rename_key(spec, "components", "services", services, ctx)
             _list_compilation_caches(spec, services)
+            ctx.rehome(spec, "services")
         elif key == "env":
             rename_key(spec, "env", "envs", value, ctx)
         elif key == "topologyConstraint" and isinstance(value, CommentedMap) and "clusterTopologyName" in value:
@@ -115,6 +116,7 @@ def _component(ctx: Context, components, index: int, component, services: Commen
             continue  # taken with the pod template, where its container is
         else:
             ctx.drop(component, key, f"{name}.{key} has no place in v1alpha1; it is left out")
+    ctx.rehome(services, name)
 
 
 def _experimental(ctx: Context, component, experimental: CommentedMap, service: CommentedMap) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from dgdlint.edit.comments import CommentTable
+from dgdlint.edit.comments import Attached, CommentTable
 from dgdlint.edit.notes import Note, line_of
 
 MAIN = "main"
@@ -23,14 +23,34 @@ class Context:
     start: int  # 0-based first line of the document body in the file
     table: CommentTable
     notes: list[Note] = field(default_factory=list)
+    orphans: list[Attached] = field(default_factory=list)  # comments of dropped fields, waiting for a new home
 
     def note(self, severity: str, code: str, container, key, message: str) -> None:
         self.notes.append(Note(self.file, line_of(container, key, self.start), severity, code, message))
 
     def drop(self, container, key, message: str, severity: str = "warning") -> None:
-        """A field with no place in the target version: said, never silent. Its comments go with it."""
+        """A field with no place in the target version: said, never silent. Its comments (and those inside its
+        value) wait in `orphans` for `rehome`, so that none is lost with it."""
         self.note(severity, "convert-field-dropped", container, key, message)
-        self.table.pop(container, key)
+        try:
+            value = container[key]
+        except (KeyError, IndexError, TypeError):
+            value = None
+        for attached in [self.table.pop(container, key), *self.table.pop_under(value)]:
+            if attached is not None and (attached.above or attached.eol):
+                self.orphans.append(attached)
+
+    def rehome(self, container, key) -> None:
+        """Put the comments of dropped fields above `key` of `container` (the component they belonged to)."""
+        if not self.orphans:
+            return
+        lines = []
+        for attached in self.orphans:
+            lines += [(max(offset, 0), text) for offset, text in attached.above]
+            if attached.eol:
+                lines.append((0, attached.eol[1]))
+        self.orphans = []
+        self.table.put(container, key, Attached(above=lines))
 
 
 def as_map(value) -> CommentedMap | None:

@@ -97,6 +97,7 @@ def convert_service(ctx: Context, services: CommentedMap, name: str, components:
         component["compilationCache"] = pod.cache
     if pod.sidecar:
         component["frontendSidecar"] = FRONTEND_SIDECAR
+    ctx.rehome(components, index)
 
 
 def _component_type(ctx: Context, service: CommentedMap, value):
