@@ -7,8 +7,13 @@ spec, so the operator's pods carry them. Every preset with all of them set passe
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from chart_support import CACHE_PATH, env_dict, render, render_error
+import yaml
+from chart_support import CACHE_PATH, CHART, env_dict, render, render_error
+
+from dgdlint.engine import check_texts
 
 API_VERSIONS = ("v1alpha1", "v1beta1")
 SCRATCH = {"name": "scratch", "emptyDir": {"sizeLimit": "1Gi"}}
@@ -213,3 +218,15 @@ def test_test_pods_go_where_the_frontends_pods_may_go():
     for pod in pods:
         assert pod["spec"]["nodeSelector"] == placement["nodeSelector"]
         assert pod["spec"]["tolerations"] == placement["tolerations"]
+
+
+def test_the_readme_example_of_platform_settings_renders_and_passes_dgdlint():
+    readme = (CHART / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Platform settings", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)
+    rendered = render(yaml.safe_load(block))
+    assert rendered.one("NetworkPolicy") and rendered.dgd["spec"]["labels"] == {"team": "vision"}
+    assert any(o["metadata"]["name"] == "cosmos3-reasoner-nim-settings" for o in rendered.of_kind("ConfigMap"))
+    texts = {f"{index}.yaml": yaml.safe_dump(obj) for index, obj in enumerate(rendered.objects)}
+    findings = check_texts(texts).findings
+    assert [(f.severity, f.rule, f.message) for f in findings if f.severity in ("error", "warning")] == []
