@@ -16,8 +16,9 @@ SMALL = {"cpu": "100m", "memory": "128Mi"}
 
 PROFILE = "4f1e0c2a9b7d"
 HOOK = {"helm.sh/hook": "pre-install,pre-upgrade", "helm.sh/hook-weight": "0",
-        "helm.sh/hook-delete-policy": "before-hook-creation", "argocd.argoproj.io/hook": "PreSync",
-        "argocd.argoproj.io/hook-delete-policy": "BeforeHookCreation", "argocd.argoproj.io/sync-wave": "0"}
+        "helm.sh/hook-delete-policy": "before-hook-creation,hook-succeeded",
+        "argocd.argoproj.io/hook": "PreSync", "argocd.argoproj.io/sync-wave": "0",
+        "argocd.argoproj.io/hook-delete-policy": "BeforeHookCreation,HookSucceeded"}
 GATED = {"download": {"mode": "gated"}, "model": {"profile": PROFILE}}
 SCRIPT = (CHART / "files" / "download.sh").read_text(encoding="utf-8")
 

@@ -2,10 +2,11 @@
 this chart, with the real Helm 3 CLI against a real API server (etcd and kube-apiserver on 127.0.0.1,
 started here, with the Dynamo CRD). No controllers run, so the test does what the Job controller would:
 it marks the download hook complete once Helm created it. Checked: the DGD and the cache claim keep their
-names, the claim survives, the 2.1.0 Job leaves (no orphan), the claim hook is not re-created ("already
-exists"), and a second upgrade with the same values finds the model recorded on the DGD and runs no
-download at all. The CRD is applied without its conversion webhook (the operator's), storing v1alpha1.
-Skips, saying why, without the built tools (`make tools`), openssl, the CRD or git history."""
+names, the claim survives, the 2.1.0 Job leaves and the succeeded hook Job is deleted (no orphan), the
+claim hook is not re-created ("already exists"), and a second upgrade with the same values finds the
+model recorded on the DGD and runs no download at all. The CRD is applied without its conversion webhook
+(the operator's), storing v1alpha1. Skips, saying why, without the built tools (`make tools`), openssl,
+kubectl, the CRD or git history."""
 
 from __future__ import annotations
 
@@ -56,6 +57,8 @@ def cluster(tmp_path_factory):
     etcd, apiserver = _tool("etcd"), _tool("kube-apiserver")
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not on PATH (the API server needs a service-account key): cluster tier skipped")
+    if shutil.which("kubectl") is None:
+        pytest.skip("kubectl is not on PATH (the test reads the cluster with it): cluster tier skipped")
     if not CRD_FILE.is_file():
         pytest.skip(f"the Dynamo DGD CRD is not at {CRD_FILE}: cluster tier skipped")
     work = tmp_path_factory.mktemp("cluster")
@@ -168,16 +171,16 @@ def test_upgrading_a_2_1_0_release_keeps_its_dgd_and_cache_and_leaves_no_orphane
     assert upgraded.returncode == 0, upgraded.stderr
     assert names(env, "dynamographdeployments.nvidia.com") == ["cosmos3-reasoner"]
     assert names(env, "pvc") == ["cosmos3-reasoner-model-cache"]  # kept by its resource policy
-    assert names(env, "jobs") == ["cosmos3-reasoner-download"]  # the 2.1.0 Job left with the old manifest
+    # The 2.1.0 Job left with the old manifest; the hook Job, once it succeeded, was deleted by its policy.
+    assert names(env, "jobs") == []
     dgd = kubectl_json(env, "get", "dynamographdeployments.nvidia.com", "cosmos3-reasoner")
     assert "cosmos3-reasoner/download-key" in dgd["metadata"]["annotations"]
-    hook_run = kubectl_json(env, "get", "job", "cosmos3-reasoner-download")["metadata"]["uid"]
 
     # The same values again: the DGD records the model, so no download hook is rendered, and nothing has
     # to complete a Job for Helm to finish (no controller runs now). The claim hook is not re-created.
     again = helm(env, "upgrade", RELEASE, str(CHART), "--namespace", "default", "--timeout", "60s")
     assert again.returncode == 0, again.stderr
-    assert kubectl_json(env, "get", "job", "cosmos3-reasoner-download")["metadata"]["uid"] == hook_run
+    assert names(env, "jobs") == []
     assert names(env, "pvc") == ["cosmos3-reasoner-model-cache"]
     manifest = helm(env, "get", "hooks", RELEASE, "--namespace", "default").stdout
     assert "kind: Job" not in manifest and "kind: PersistentVolumeClaim" not in manifest

@@ -103,9 +103,9 @@ workers' gate of the gated mode. Every object is built as a dict and written wit
 {{- define "cosmos3-reasoner.downloadHookAnnotations" -}}
 {{- $annotations := dict -}}
 {{- if include "cosmos3-reasoner.downloadIsHook" . -}}
-{{- $annotations = dict "helm.sh/hook" "pre-install,pre-upgrade" "helm.sh/hook-weight" "0" "helm.sh/hook-delete-policy" "before-hook-creation" -}}
+{{- $annotations = dict "helm.sh/hook" "pre-install,pre-upgrade" "helm.sh/hook-weight" "0" "helm.sh/hook-delete-policy" "before-hook-creation,hook-succeeded" -}}
 {{- $_ := set $annotations "argocd.argoproj.io/hook" "PreSync" -}}
-{{- $_ := set $annotations "argocd.argoproj.io/hook-delete-policy" "BeforeHookCreation" -}}
+{{- $_ := set $annotations "argocd.argoproj.io/hook-delete-policy" "BeforeHookCreation,HookSucceeded" -}}
 {{- $_ := set $annotations "argocd.argoproj.io/sync-wave" "0" -}}
 {{- end -}}
 {{- toJson $annotations -}}
