@@ -133,3 +133,17 @@ def test_the_newest_release_has_runtime_version_override(stage):
                     "crd": SchemaStage([str(require_reference(DGD_CRD))]) if stage == "crd" else None}[stage]
     release = release_of(schema_stage)
     assert release.has_field("v1beta1", ("spec", "components", "*", "runtimeVersionOverride"))
+
+
+def test_no_remediation_advises_runtime_version_override_to_a_release_without_it():
+    from dgdlint.docs import examples
+    from dgdlint.engine import apply_policy
+
+    text = examples("vp-codec-runtime-too-old")[0]
+    newest = check_texts({"dgd.yaml": text}).findings
+    assert {"runtimeVersionOverride" in f.remediation for f in newest if f.rule == "vp-codec-runtime-too-old"} == {True}
+    result = check_texts({"dgd.yaml": text}, SchemaStage(dynamo_version="1.1.0"))
+    apply_policy(result)
+    old = [f for f in result.findings if f.rule == "vp-codec-runtime-too-old"]
+    assert len(old) == 2 and not any("runtimeVersionOverride" in f.remediation for f in old)
+    assert not any("runtimeVersionOverride" in f.remediation for f in result.findings)

@@ -33,6 +33,7 @@ from dgdlint.video import (
     shown,
     video_graphs,
 )
+from dgdlint.webhook_model import GraphView
 
 _TAKES_MEDIA = """A worker takes media when it is not a video-generation worker and shows it itself (a multimodal
 flag: `--enable-multimodal`, `--frontend-decoding`, `--media-io-kwargs`, `--mm-*`, `--limit-mm-*`,
@@ -254,10 +255,14 @@ def vp_codec_runtime_too_old(model: Model):
             component = part.component
             path = component.path + ("runtimeVersionOverride",) if component.runtime_version_override \
                 else component.main.image_path
+            # no advice about a field the release lacks (1.1.0 has no runtimeVersionOverride)
+            remedy = None if GraphView(graph.graph, model.release).allows_component("runtimeVersionOverride") else \
+                "Run the frontend and the vLLM/SGLang workers on a Dynamo 1.6+ image, or drop vp8/vp9 from " \
+                "dgdlint/video-codecs."
             yield Hit(graph.obj, path,
                       f"{part.label} runs Dynamo {version[0]}.{version[1]} ({source}), older than 1.6, but the "
                       f"graph takes {'/'.join(codecs).upper()} video, which only the 1.6+ frontend decodes",
-                      related=[_annotation(graph)])
+                      remedy, related=[_annotation(graph)])
 
 
 @rule(
