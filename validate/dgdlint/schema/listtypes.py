@@ -18,22 +18,26 @@ class Duplicate:
     key: str  # the repeated key, as the message shows it
 
 
-def map_key(item: object, keys: list[str]) -> tuple | None:
-    """The item's key tuple; a key the item leaves out counts as absent (None), as in the API server's
-    comparison, except `protocol` of ports, which defaults to TCP."""
+def map_key(item: object, keys: list[str], defaults: dict | None = None) -> tuple | None:
+    """The item's key tuple; a key the item leaves out takes its schema default (`defaults`), else counts as
+    absent (None), as in the API server's comparison; `protocol` of ports defaults to TCP even where the
+    schema does not say so (built-in kinds are defaulted by Go code)."""
     if not isinstance(item, dict):
         return None
     values = []
     for key in keys:
         value = item.get(key)
+        if value is None and defaults and key in defaults:
+            value = defaults[key]
         if value is None and key == "protocol":
             value = "TCP"
         values.append(json.dumps(value, sort_keys=True))
     return tuple(values)
 
 
-def duplicates(node: dict, items: list) -> list[Duplicate]:
-    """The duplicates in `items` that the list type of `node` forbids."""
+def duplicates(node: dict, items: list, item_schema: dict | None = None) -> list[Duplicate]:
+    """The duplicates in `items` that the list type of `node` forbids (`item_schema`: the items' schema,
+    $refs resolved, for the keys' defaults)."""
     list_type = node.get("x-kubernetes-list-type")
     found: list[Duplicate] = []
     seen: dict = {}
@@ -41,8 +45,11 @@ def duplicates(node: dict, items: list) -> list[Duplicate]:
         keys = [k for k in node.get("x-kubernetes-list-map-keys") or [] if isinstance(k, str)]
         if not keys:
             return []
+        properties = (item_schema or {}).get("properties") or {}
+        defaults = {k: properties[k]["default"] for k in keys
+                    if isinstance(properties.get(k), dict) and "default" in properties[k]}
         for index, item in enumerate(items):
-            key = map_key(item, keys)
+            key = map_key(item, keys, defaults)
             if key is None:
                 continue
             if key in seen:

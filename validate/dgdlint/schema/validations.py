@@ -37,14 +37,36 @@ class SchemaWalker:
         self.runtime = runtime
         self.definitions = definitions if definitions is not None else schema.get("$defs", {})
         self._interesting: dict[int, bool] = {}
+        self._defaults_below: dict[int, bool] = {}
         self._rules: dict[int, list[CelRule]] = {}
 
     def violations(self, value: object, old: object = ABSENT) -> Iterator[Violation]:
-        """Violations of `value` (and of the update from `old`), both with the schema's defaults applied."""
-        value = apply_defaults(self.schema, value, self._resolve)
-        if old is not ABSENT:
-            old = apply_defaults(self.schema, old, self._resolve)
+        """Violations of `value` (and of the update from `old`); each rule sees its value with the schema's
+        defaults applied, as the API server stores it."""
         yield from self._walk(self.schema, value, old, ())
+
+    def _defaulted(self, node: dict, value: object) -> object:
+        return apply_defaults(node, value, self._resolve, has_defaults=self._has_defaults) \
+            if self._has_defaults(node) else value
+
+    def _has_defaults(self, node: dict, depth: int = 0) -> bool:
+        """Whether a `default` sits in this subtree (memoized, like _is_interesting)."""
+        known = self._defaults_below.get(id(node))
+        if known is not None:
+            return known
+        self._defaults_below[id(node)] = False
+        found = False
+        if depth < 64:
+            for child in (node.get("properties") or {}).values():
+                child = self._resolve(child)
+                if "default" in child or self._has_defaults(child, depth + 1):
+                    found = True
+                    break
+            for key in ("items", "additionalProperties"):
+                if not found and isinstance(node.get(key), dict):
+                    found = self._has_defaults(self._resolve(node[key]), depth + 1)
+        self._defaults_below[id(node)] = found
+        return found
 
     def _resolve(self, node: object) -> dict:
         for _ in range(32):  # a chain of $refs, never a loop
@@ -95,12 +117,15 @@ class SchemaWalker:
                     schema = extra
                 else:
                     continue
+                schema = self._resolve(schema)
+                if child is None or not self._is_interesting(schema):
+                    continue  # the common case, decided here rather than in a call
                 child_old = old.get(key, ABSENT) if isinstance(old, dict) else ABSENT
                 yield from self._walk(schema, child, child_old, path + (key,))
         elif isinstance(value, list):
-            yield from self._check_list(node, value, path)
-            items = node.get("items")
-            if not isinstance(items, dict):
+            yield from self._check_list(node, value, path, self._resolve(node.get("items")))
+            items = self._resolve(node.get("items"))
+            if not items or not self._is_interesting(items):
                 return
             old_items = self._old_items(node, old)
             keys = node.get("x-kubernetes-list-map-keys") or []
@@ -116,8 +141,17 @@ class SchemaWalker:
         return {map_key(item, keys): item for item in old if map_key(item, keys) is not None}
 
     def _check_rules(self, node: dict, value: object, old: object, path: tuple) -> Iterator[Violation]:
+        defaulted = None
         for rule in self._cel_rules(node):
             outcome = self.runtime.check(rule, value, None if old is ABSENT else old, old is not ABSENT)
+            if outcome is not None and (not outcome.passed or outcome.error) and self._has_defaults(node):
+                # The API server evaluates the defaulted object. Defaulting every object up front cost as much as
+                # the rest of the stage; a rule that holds without defaults holds with them in the CRDs we know
+                # (a default a rule forbids would reject every create), so only failures are evaluated again.
+                if defaulted is None:
+                    defaulted = (self._defaulted(node, value), old if old is ABSENT else self._defaulted(node, old))
+                outcome = self.runtime.check(rule, defaulted[0], None if old is ABSENT else defaulted[1],
+                                             old is not ABSENT)
             if outcome is None or outcome.passed and not outcome.error:
                 continue
             if outcome.passed:  # did not compile
@@ -131,8 +165,8 @@ class SchemaWalker:
             yield Violation("cel", where, outcome.message, rule=rule.rule, reason=rule.reason or "FieldValueInvalid")
 
     @staticmethod
-    def _check_list(node: dict, value: list, path: tuple) -> Iterator[Violation]:
-        for duplicate in duplicates(node, value):
+    def _check_list(node: dict, value: list, path: tuple, item_schema: dict) -> Iterator[Violation]:
+        for duplicate in duplicates(node, value, item_schema):
             kind = "map" if node.get("x-kubernetes-list-type") == "map" else "set"
             name = path[-1] if path and isinstance(path[-1], str) else "list"
             message = (f"duplicate entry in {name} ({duplicate.key}): its list-map keys must be unique"
