@@ -147,3 +147,14 @@ def test_no_remediation_advises_runtime_version_override_to_a_release_without_it
     old = [f for f in result.findings if f.rule == "vp-codec-runtime-too-old"]
     assert len(old) == 2 and not any("runtimeVersionOverride" in f.remediation for f in old)
     assert not any("runtimeVersionOverride" in f.remediation for f in result.findings)
+
+
+def test_a_release_from_before_the_shortening_counts_the_graph_name_whole():
+    text = ("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n"
+            "  name: cosmos3-reasoner-nano-fp8-eu-west\nspec:\n  backendFramework: vllm\n  services:\n"
+            "    ReasonerWorker:\n      componentType: worker\n      extraPodSpec:\n        mainContainer:\n"
+            "          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.1.0\n")
+    assert loud(text) == []  # 33 + 14 = 47: the newest operator shortens the graph name
+    assert loud(text, SchemaStage(dynamo_version="1.1.0")) == [("grove-name-budget", 8, "spec.services.ReasonerWorker")]
+    assert Release("r", date="2026-05-04").at_least("2026-05-11") is False
+    assert Release("r").at_least("2026-05-11") and Release("r", date="2026-08-21").at_least("2026-05-11")

@@ -20,6 +20,12 @@ class Release:
     # DGD apiVersion version (v1alpha1, v1beta1) -> the JSON schema of the object, or a schema stage's CRD
     # version whose `.schema` is read only when a rule asks; empty: every field exists
     dgd_schemas: Mapping[str, object] = field(default_factory=dict)
+    date: str = ""  # the release's source commit date (ISO), when known; "" reads as the newest
+
+    def at_least(self, since: str) -> bool:
+        """Whether the release's source is from `since` (an ISO date) or later; unknown dates count as new.
+        For operator behaviour no schema field shows, such as a change in how it names objects."""
+        return not self.date or self.date >= since
 
     @property
     def known(self) -> bool:
@@ -62,7 +68,5 @@ def release_of(schema_stage) -> Release:
         return NEWEST
     bundled = getattr(schema_stage, "release", None)
     if bundled is not None and hasattr(bundled, "label"):
-        name = bundled.label()
-    else:
-        name = ", ".join(getattr(schema_stage, "crd_sources", None) or []) or "the given CRD"
-    return Release(name, schemas)
+        return Release(bundled.label(), schemas, str(getattr(bundled, "date", "") or ""))
+    return Release(", ".join(getattr(schema_stage, "crd_sources", None) or []) or "the given CRD", schemas)

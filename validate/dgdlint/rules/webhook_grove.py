@@ -10,6 +10,9 @@ from dgdlint.webhook_model import GROVE_API_VERSION, ComponentView, GraphView, O
 
 GROVE_NAME_BUDGET = 45
 MIN_PCS_NAME = 8
+# The operator shortens a long graph name since upstream commit cce641360 (#8563) of 2026-05-11; a release
+# from before it (1.1.0, 2026-05-04) counts the graph name whole.
+PCS_NAME_SHORTENED_SINCE = "2026-05-11"
 
 
 def _fnv32a(data: bytes) -> int:
@@ -49,9 +52,11 @@ def _component_budget(component: ComponentView) -> int:
     return own + len(longest_clique_name(component)) if component.uses_scaling_group else own
 
 
-def pcs_name(dgd_name: str, components: list[ComponentView]) -> str:
+def pcs_name(dgd_name: str, components: list[ComponentView], shortens: bool = True) -> str:
     """The PodCliqueSet name the operator gives a graph: its own name when it fits what the longest
-    component leaves of the budget, else shortened with a hash of the full name."""
+    component leaves of the budget, else shortened with a hash of the full name (by releases that do)."""
+    if not shortens:
+        return dgd_name
     budget = max(MIN_PCS_NAME, GROVE_NAME_BUDGET - max((_component_budget(c) for c in components), default=0))
     if len(dgd_name) <= budget:
         return dgd_name
@@ -67,16 +72,19 @@ def pcs_name(dgd_name: str, components: list[ComponentView]) -> str:
     fit beside the longest component (never below 8 characters), so a long graph name is fine; what
     cannot be shortened is the component part: its name, and for a multinode, inter-pod GPU memory
     service or forced scaling-group component also its longest PodClique name (`<name>-ldr`,
-    `<name>-wkr-<rank>`, `<name>-gms-<rank>`). With `nvidia.com/enable-grove: "false"` (or a recorded
-    `nvidia.com/workload-provider: component`) no Grove resources exist and nothing counts.""",
-    remediation="Shorten the component name (and with it its PodClique names).",
+    `<name>-wkr-<rank>`, `<name>-gms-<rank>`). Releases from before the shortening (upstream #8563,
+    2026-05-11; 1.1.0 among them) count the graph name whole. With `nvidia.com/enable-grove: "false"`
+    (or a recorded `nvidia.com/workload-provider: component`) no Grove resources exist and nothing
+    counts.""",
+    remediation="Shorten the component name (and with it its PodClique names); for a release that does not shorten "
+                "graph names (1.1.0), the graph name too.",
 )
 def grove_name_budget(model: Model):
     for view in graph_views(model):
         if not view.grove_pathway[0]:
             continue
         components = view.components
-        pcs = pcs_name(view.obj.name, components)
+        pcs = pcs_name(view.obj.name, components, model.release.at_least(PCS_NAME_SHORTENED_SINCE))
         for component in components:
             name = component.component.name
             total = len(pcs) + len(name.lower())
