@@ -149,3 +149,24 @@ def test_a_rule_the_configuration_turns_off_is_not_fixed(capsys, tmp_path):
     config.write_text("ignore: [edge-dflash-enabled]\n")
     code, out, err = run(capsys, "fix", "--diff", "--config", str(config), str(target))
     assert (code, out) == (0, "") and "nothing to fix" in err
+
+
+SCRIPTED = RULES / "multimodal-flag-missing" / "fail" / "frontend-decoding-only-v1alpha1.yaml"
+
+
+def test_the_multimodal_flag_goes_after_the_module_inside_a_script(capsys, tmp_path):
+    target = tmp_path / "scripted.yaml"
+    shutil.copy(SCRIPTED, target)
+    assert run(capsys, "fix", str(target))[0] == 0
+    assert "              exec python3 -m dynamo.vllm --enable-multimodal \\\n" in target.read_text()
+
+
+def test_a_script_that_starts_the_module_twice_is_left_and_reported(capsys, tmp_path):
+    target = tmp_path / "twice.yaml"
+    target.write_text(SCRIPTED.read_text().replace(
+        "              exec python3 -m dynamo.vllm \\\n",
+        "              python3 -m dynamo.vllm --version\n              exec python3 -m dynamo.vllm \\\n"))
+    code, out, err = run(capsys, "fix", "--diff", str(target))
+    assert (code, out) == (0, "")
+    assert "dynamo.vllm appears 2 times in one command string; add --enable-multimodal by hand " \
+           "[multimodal-flag-missing] [fix-ambiguous]" in err
