@@ -370,11 +370,15 @@ def test_an_existing_claim_is_mounted_everywhere_and_not_created():
     assert rendered.worker["extraVolumes"] == [("model-cache-gate", "shared-cache")]
 
 
-def test_the_dgd_records_the_download_key_so_an_upgrade_that_keeps_the_model_can_skip_the_job():
+def test_the_dgd_records_claim_and_download_key_so_an_upgrade_that_keeps_both_can_skip_the_job():
     rendered = render()
     (download,) = pod(rendered)["containers"]
     key = env_dict(download["env"])["MODEL_DOWNLOAD_MARKER"].rsplit("/", 1)[1].removesuffix(".done")
-    assert rendered.dgd["metadata"]["annotations"] == {"cosmos3-reasoner/download-key": key}
+    record = {"cosmos3-reasoner/downloaded": f"cosmos3-reasoner-model-cache/{key}"}
+    assert rendered.dgd["metadata"]["annotations"] == record
+    # Another claim is another cache: its record differs, so an upgrade to it downloads again.
+    moved = render({"cache": {"name": "team-cache"}}).dgd["metadata"]["annotations"]
+    assert moved == {"cosmos3-reasoner/downloaded": f"team-cache/{key}"}
     # Without a cluster to look the DGD up in (helm template, Argo CD), the Job is always there.
     assert render({"download": {"skipWhenDeployed": True}}).job["metadata"]["name"] == "cosmos3-reasoner-download"
     # The gated mode keeps its Job as a release object: nothing to skip, nothing recorded.

@@ -174,7 +174,7 @@ def test_upgrading_a_2_1_0_release_keeps_its_dgd_and_cache_and_leaves_no_orphane
     # The 2.1.0 Job left with the old manifest; the hook Job, once it succeeded, was deleted by its policy.
     assert names(env, "jobs") == []
     dgd = kubectl_json(env, "get", "dynamographdeployments.nvidia.com", "cosmos3-reasoner")
-    assert "cosmos3-reasoner/download-key" in dgd["metadata"]["annotations"]
+    assert dgd["metadata"]["annotations"]["cosmos3-reasoner/downloaded"].startswith("cosmos3-reasoner-model-cache/")
 
     # The same values again: the DGD records the model, so no download hook is rendered, and nothing has
     # to complete a Job for Helm to finish (no controller runs now). The claim hook is not re-created.

@@ -20,12 +20,17 @@ workers' gate of the gated mode. Every object is built as a dict and written wit
 {{- printf "%s/.cosmos3-download/%s.done" (include "cosmos3-reasoner.cacheMountPath" .) (include "cosmos3-reasoner.downloadKey" .) -}}
 {{- end -}}
 
-{{/* Usage: include "cosmos3-reasoner.downloadIsCurrent" . -> "true" on a `helm upgrade` in the hook mode when the deployed DGD (Helm lookup) records this download key: an earlier hook filled the cache for exactly this model, so the Job (and its GPU request) is left out; else "". lookup sees nothing under `helm template` and Argo CD, which always run the Job. */}}
+{{/* Usage: include "cosmos3-reasoner.downloadRecord" . -> "<claim>/<download key>": what a successful download put where; the DGD carries it, so a later upgrade can tell that this claim already holds this model. */}}
+{{- define "cosmos3-reasoner.downloadRecord" -}}
+{{- printf "%s/%s" (include "cosmos3-reasoner.claimName" .) (include "cosmos3-reasoner.downloadKey" .) -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.downloadIsCurrent" . -> "true" on a `helm upgrade` in the hook mode when the deployed DGD (Helm lookup) records this claim and download key: an earlier hook filled this claim with exactly this model, so the Job (and its GPU request) is left out; else "". lookup sees nothing under `helm template` and Argo CD, which always run the Job. */}}
 {{- define "cosmos3-reasoner.downloadIsCurrent" -}}
 {{- if and .Release.IsUpgrade (include "cosmos3-reasoner.downloadIsHook" .) .Values.download.skipWhenDeployed -}}
 {{- $dgd := lookup (printf "nvidia.com/%s" .Values.operator.apiVersion) "DynamoGraphDeployment" .Release.Namespace (include "cosmos3-reasoner.fullname" .) | default dict -}}
 {{- $annotations := ($dgd.metadata | default dict).annotations | default dict -}}
-{{- if eq (get $annotations "cosmos3-reasoner/download-key" | default "") (include "cosmos3-reasoner.downloadKey" .) -}}true{{- end -}}
+{{- if eq (get $annotations "cosmos3-reasoner/downloaded" | default "") (include "cosmos3-reasoner.downloadRecord" .) -}}true{{- end -}}
 {{- end -}}
 {{- end -}}
 
