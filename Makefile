@@ -12,10 +12,13 @@ NAMESPACE ?= default
 DYNAMO_CRDS ?=
 DYNAMO_VERSION ?=
 OUT    ?= out
+TOOLS  := .tools/bin
+# the Helm 3 CLI `make tools` built, else a helm on PATH, else none (the embedded SDK stands in)
+HELM   ?= $(firstword $(wildcard $(TOOLS)/helm) $(shell command -v helm 2>/dev/null))
 
 MAKEFLAGS += --no-print-directory
 
-.PHONY: setup render validate test test-fast lint docs docs-check bench clean package schemas
+.PHONY: setup render validate test test-fast lint docs docs-check bench clean package schemas tools
 
 setup: $(STAMP)
 
@@ -25,6 +28,10 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
 	@$(BIN)/python -m pip install --quiet -e '.[test,cluster,helm]' >&2
 	@touch $(STAMP)
+
+## tools: build helm (3), helm4, kubeconform, etcd and kube-apiserver at pinned versions into .tools/bin (needs Go)
+tools:
+	@tools/build.sh
 
 ## render PRESET=<name>: print the manifests of values/<name>.yaml (`nano-fp8` or `nano-fp8.yaml`), nothing else
 render: setup
@@ -36,7 +43,8 @@ render: setup
 
 ## validate: render every preset and check it (bundled schemas of DYNAMO_VERSION, default the newest), fail on any error
 validate: setup
-	$(BIN)/python -m dgdlint.tools.validate_presets --chart $(CHART) --values-dir values --dynamo-version "$(DYNAMO_VERSION)" --out $(OUT)/presets
+	$(BIN)/python -m dgdlint.tools.validate_presets --chart $(CHART) --values-dir values --dynamo-version "$(DYNAMO_VERSION)" --out $(OUT)/presets \
+		--kubeconform $(TOOLS)/kubeconform
 
 ## schemas: regenerate schemas/ (one tree per Dynamo release) from the upstream CRDs in DYNAMO_CRDS
 schemas: setup
@@ -50,15 +58,16 @@ schemas: setup
 	  $(foreach kind,dynamographdeployments dynamographdeploymentrequests dynamocomponentdeployments,\
 	    --crd $(DYNAMO_CRDS)/nvidia.com_$(kind).yaml)
 
-test: setup
-	$(BIN)/python -m pytest -n 2 -q
+## test: the whole suite, the real-tool tiers included (`make tools` first; they skip, saying why, without Go)
+test: setup tools
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 test-fast: setup
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 
 lint: setup
 	$(BIN)/ruff check validate tests
-	$(BIN)/python -m dgdlint.tools.helm_lint $(CHART)
+	$(BIN)/python -m dgdlint.tools.helm_lint $(CHART) values $(TOOLS)/helm $(TOOLS)/helm4
 
 docs: setup
 	$(BIN)/python -m dgdlint.tools.gendocs --write
@@ -72,11 +81,11 @@ bench: setup
 
 DIST   ?= dist
 
-## package: build $(DIST)/cosmos3-reasoner-<version>.tgz with the helm binary when on PATH, else the embedded Helm SDK
+## package: build $(DIST)/cosmos3-reasoner-<version>.tgz with the Helm 3 CLI (HELM), else the embedded Helm SDK
 package: setup
 	mkdir -p $(DIST)
-	if command -v helm >/dev/null 2>&1; then helm package $(CHART) --destination $(DIST); \
-	else $(BIN)/python -c 'import sys, helm_python; print(helm_python.package(sys.argv[1], destination=sys.argv[2]))' $(CHART) $(DIST); fi
+	if [ -n "$(HELM)" ]; then echo "packaging with $(HELM) ($$($(HELM) version --short))"; $(HELM) package $(CHART) --destination $(DIST); \
+	else echo "packaging with the embedded Helm SDK (no helm CLI: make tools builds one)"; $(BIN)/python -c 'import sys, helm_python; print(helm_python.package(sys.argv[1], destination=sys.argv[2]))' $(CHART) $(DIST); fi
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache

@@ -17,6 +17,7 @@ import yaml
 from chart_support import CHART, FRONTEND_IMAGE, NIM_IMAGE, REPO, VALUES_DIR
 
 from dgdlint.render import RenderRequest, user_values
+from realtools import require_tool
 
 METADATA = yaml.safe_load((CHART / "Chart.yaml").read_text(encoding="utf-8"))
 VALUES = yaml.safe_load((CHART / "values.yaml").read_text(encoding="utf-8"))
@@ -57,15 +58,41 @@ def test_chart_metadata_leaves_helm_lint_nothing_to_say():
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory) -> Path:
-    """The archive `make package` builds, into a temporary DIST (the embedded SDK unless helm is on PATH)."""
+def packaged(tmp_path_factory) -> tuple[Path, str]:
+    """The archive `make package` builds into a temporary DIST, and what it printed (the Helm 3 CLI of
+    `make tools` when built, else the embedded SDK)."""
     dist = tmp_path_factory.mktemp("dist")
     environment = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
-    subprocess.run(["make", "-s", "package", f"DIST={dist}", "STAMP=Makefile", f"BIN={Path(sys.executable).parent}"],
-                   cwd=REPO, env=environment, check=True, capture_output=True, text=True)
+    completed = subprocess.run(["make", "-s", "package", f"DIST={dist}", "STAMP=Makefile",
+                                f"BIN={Path(sys.executable).parent}"],
+                               cwd=REPO, env=environment, check=True, capture_output=True, text=True)
     built = sorted(dist.glob("*.tgz"))
     assert [path.name for path in built] == [f"cosmos3-reasoner-{METADATA['version']}.tgz"]
-    return built[0]
+    return built[0], completed.stdout
+
+
+@pytest.fixture(scope="module")
+def archive(packaged) -> Path:
+    return packaged[0]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_package_uses_the_helm3_cli_that_make_tools_built(packaged):
+    helm = require_tool("helm")
+    version = subprocess.run([helm, "version", "--short"], capture_output=True, text=True, check=True).stdout.strip()
+    assert f"packaging with {Path(helm).relative_to(REPO)} ({version})" in packaged[1]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+@pytest.mark.parametrize("helm", ["helm", "helm4"])
+def test_both_helm_clis_render_the_archive_exactly_like_the_directory(archive, helm):
+    binary = require_tool(helm)
+    kube = ["--kube-version", "1.30.0"]
+    from_archive = subprocess.run([binary, "template", "prod", str(archive), *kube], capture_output=True, text=True,
+                                  check=True).stdout
+    from_directory = subprocess.run([binary, "template", "prod", str(CHART), *kube], capture_output=True, text=True,
+                                    check=True).stdout
+    assert from_archive == from_directory and "kind: DynamoGraphDeployment" in from_archive
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")

@@ -52,6 +52,7 @@ class RenderRequest:
     release: str = "cosmos3-reasoner"
     namespace: str = "default"
     extra_values: dict | None = field(default=None)  # merged last, as a last --set would be
+    kube_version: str | None = None  # the binary's --kube-version (the SDK renders for its own, sdk_kube_version())
 
 
 def available_engines() -> list[str]:
@@ -62,10 +63,10 @@ def available_engines() -> list[str]:
     return engines
 
 
-def render_chart(request: RenderRequest, engine: str = "auto") -> list[RenderedTemplate]:
+def render_chart(request: RenderRequest, engine: str = "auto", helm: str = "helm") -> list[RenderedTemplate]:
     """Render every template of the chart, NOTES.txt excluded, in a stable order.
 
-    engine: "auto" (binary when on PATH, else SDK), "binary" or "sdk".
+    engine: "auto" (binary when on PATH, else SDK), "binary" or "sdk"; helm: the binary to run.
     """
     chart = Path(request.chart)
     if not (chart / "Chart.yaml").is_file():
@@ -76,10 +77,25 @@ def render_chart(request: RenderRequest, engine: str = "auto") -> list[RenderedT
     if engine == "auto":
         engine = "binary" if shutil.which("helm") else "sdk"
     if engine == "binary":
-        return _render_with_binary(request)
+        return _render_with_binary(request, helm)
     if engine == "sdk":
         return _render_with_sdk(request)
     raise ValueError(f"unknown engine {engine!r}")
+
+
+def sdk_kube_version() -> str:
+    """The Kubernetes version the embedded SDK renders for (its `.Capabilities.KubeVersion`); a binary given
+    the same --kube-version renders the same objects."""
+    import tempfile
+
+    import helm_python
+
+    with tempfile.TemporaryDirectory() as probe:
+        Path(probe, "templates").mkdir()
+        Path(probe, "Chart.yaml").write_text("apiVersion: v2\nname: probe\nversion: 0.1.0\n", encoding="utf-8")
+        Path(probe, "templates", "version.yaml").write_text("{{ .Capabilities.KubeVersion.Version }}", encoding="utf-8")
+        with helm_python.Chart.load(probe) as chart:
+            return next(iter(chart.render({}, name="probe", namespace="default").values())).strip()
 
 
 def render_notes(request: RenderRequest) -> str:
@@ -150,15 +166,17 @@ def _render_with_sdk(request: RenderRequest) -> list[RenderedTemplate]:
 _SOURCE_HEADER = re.compile(r"^# Source: (.+)$", re.MULTILINE)
 
 
-def _render_with_binary(request: RenderRequest) -> list[RenderedTemplate]:
+def _render_with_binary(request: RenderRequest, helm: str = "helm") -> list[RenderedTemplate]:
     import tempfile
 
     import yaml
 
     command = [
-        "helm", "template", request.release, str(request.chart),
+        helm, "template", request.release, str(request.chart),
         "--namespace", request.namespace,
     ]
+    if request.kube_version:
+        command += ["--kube-version", request.kube_version]
     for values_file in request.values_files:
         command += ["-f", str(values_file)]
     for expression in request.set_values:

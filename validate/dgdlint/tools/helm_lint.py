@@ -1,8 +1,11 @@
-"""`make lint` for the chart: Helm's own linter (the binary when on PATH, else the embedded SDK), with the
-default values and with every preset; fails on any warning or error."""
+"""`make lint` for the chart: Helm's own linter with the default values and with every preset; fails on any
+warning or error. It runs every Helm CLI given that exists (`make tools` builds the Helm 3 and Helm 4 CLIs),
+else the helm on PATH, else the embedded SDK.
+    usage: python -m dgdlint.tools.helm_lint CHART [VALUES_DIR [HELM_BINARY ...]]"""
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
 import sys
@@ -23,8 +26,8 @@ def lint_with_sdk(chart: str, values_file: str | None) -> list[str]:
     return problems + list(report.get("errors") or [])
 
 
-def lint_with_binary(chart: str, values_file: str | None) -> list[str]:
-    command = ["helm", "lint", "--strict", chart] + (["-f", values_file] if values_file else [])
+def lint_with_binary(chart: str, values_file: str | None, helm: str = "helm") -> list[str]:
+    command = [helm, "lint", "--strict", chart] + (["-f", values_file] if values_file else [])
     completed = subprocess.run(command, capture_output=True, text=True, check=False)
     return [] if completed.returncode == 0 else [completed.stdout + completed.stderr]
 
@@ -33,15 +36,17 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     chart = argv[0] if argv else "charts/cosmos3-reasoner"
     values_dir = Path(argv[1]) if len(argv) > 1 else Path("values")
-    lint = lint_with_binary if shutil.which("helm") else lint_with_sdk
+    binaries = [path for path in argv[2:] if Path(path).is_file()] or (["helm"] if shutil.which("helm") else [])
+    linters = [(f"{helm} lint", functools.partial(lint_with_binary, helm=helm)) for helm in binaries] or \
+        [("helm lint (embedded SDK)", lint_with_sdk)]
     failed = 0
-    for values_file in [None, *sorted(str(p) for p in values_dir.glob("*.yaml"))]:
-        problems = lint(chart, values_file)
-        label = values_file or "default values"
-        print(f"{'FAIL' if problems else 'ok  '} helm lint --strict {chart} ({label})")
-        for problem in problems:
-            print(f"     {problem}")
-        failed += bool(problems)
+    for label, lint in linters:
+        for values_file in [None, *sorted(str(p) for p in values_dir.glob("*.yaml"))]:
+            problems = lint(chart, values_file)
+            print(f"{'FAIL' if problems else 'ok  '} {label} --strict {chart} ({values_file or 'default values'})")
+            for problem in problems:
+                print(f"     {problem}")
+            failed += bool(problems)
     return 1 if failed else 0
 
 
