@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="write each rendered preset to OUT/<preset>.yaml")
     parser.add_argument("--release", default="cosmos3-reasoner")
     parser.add_argument("--namespace", default="default")
+    parser.add_argument("--kubeconform", help="the kubeconform binary (`make tools` builds .tools/bin/kubeconform)")
     args = parser.parse_args(argv)
 
     stage = SchemaStage(args.crd or crd_sources_from_env(), dynamo_version=args.dynamo_version or None)
@@ -56,31 +57,38 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write("".join("     " + line + "\n" for line in render_text(result).splitlines()[:-1]))
         failed += bool(errors)
     print(f"{len(presets)} presets rendered and checked; {failed} failed")
-    failed += run_kubeconform(stage, out)
+    failed += run_kubeconform(stage, out, args.kubeconform)
     return 1 if failed else 0
 
 
-def run_kubeconform(stage, out: Path | None) -> int:
-    """When kubeconform is on PATH, it checks the rendered presets too (CRD schemas from `dgdlint schemas`)."""
-    import json
-    import shutil
-    import subprocess
+def run_kubeconform(stage, out: Path | None, kubeconform: str | None) -> int:
+    """kubeconform over the rendered presets, offline, with the project's own schemas: Kubernetes' from
+    kubernetes-validate (made standalone), Dynamo's from the CRDs the schema stage read."""
     import tempfile
 
-    kubeconform = shutil.which("kubeconform")
-    if not kubeconform or out is None:
-        print("kubeconform not on PATH: skipped" if not kubeconform else "kubeconform needs --out: skipped")
+    from dgdlint.tools import kubeconform as kc
+
+    if not kubeconform or not Path(kubeconform).is_file() or out is None:
+        print("kubeconform: skipped (" + ("needs --out" if out is None else
+              f"{kubeconform or 'no --kubeconform'} not built: `make tools` builds it where Go is installed") + ")")
         return 0
+    files = sorted(out.glob("*.yaml"))
     with tempfile.TemporaryDirectory() as schemas:
-        for (_group, kind, version), crd in stage.crds.items():
-            Path(schemas, f"{kind.lower()}_{version}.json").write_text(json.dumps(crd.schema))
-        command = [kubeconform, "-strict", "-summary", "-schema-location", "default",
-                   "-schema-location", schemas + "/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json",
-                   *sorted(str(p) for p in out.glob("*.yaml"))]
-        if not stage.has_crds:
-            command.insert(1, "-ignore-missing-schemas")
-        completed = subprocess.run(command, check=False)
-    return int(completed.returncode != 0)
+        kc.write_schemas(Path(schemas), kc.kinds_in(files), stage)
+        report = kc.run(kubeconform, Path(schemas), files, missing_ok=not stage.has_crds)
+    failed = 0
+    for resource in report["resources"]:
+        if resource.get("status") not in ("statusValid", "statusSkipped"):
+            failed += 1
+            print(f"FAIL kubeconform {Path(resource.get('filename', '?')).name}: {resource.get('kind')} "
+                  f"{resource.get('name')}: {resource.get('msg', '')}")
+    if report.get("error"):
+        print(f"FAIL kubeconform: {report['error'].strip()}")
+        failed += 1
+    valid = sum(resource.get("status") == "statusValid" for resource in report["resources"])
+    print(f"kubeconform -strict: {len(files)} presets, {valid} resources valid, {failed} failed"
+          + ("" if stage.has_crds else " (no CRD: Dynamo kinds skipped)"))
+    return int(failed > 0 or report["returncode"] != 0)
 
 
 if __name__ == "__main__":
