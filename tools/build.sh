@@ -77,7 +77,12 @@ for entry in "${tools[@]}"; do
   fi
   echo "make tools: building $out ($pkg $(modver "$dir" "${pkg%%/cmd/*}" 2>/dev/null || true))"
   start=$(date +%s)
-  (cd "$root/tools/$dir" && CGO_ENABLED=0 go build -mod=readonly -trimpath -ldflags "$flags" -o "$bin/$out.tmp.$$" "$pkg")
+  # Built from a copy of the module files, so a checkout or rebase during the long first build
+  # (which briefly removes tools/) does not break it.
+  work="$root/.tools/mod/$dir"
+  mkdir -p "$work"
+  cp "$root/tools/$dir/go.mod" "$root/tools/$dir/go.sum" "$work/"
+  (cd "$work" && CGO_ENABLED=0 go build -mod=readonly -trimpath -ldflags "$flags" -o "$bin/$out.tmp.$$" "$pkg")
   mv "$bin/$out.tmp.$$" "$bin/$out"
   echo "$want" > "$stamp"
   echo "make tools: built $out in $(( $(date +%s) - start ))s"
