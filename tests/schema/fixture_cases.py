@@ -36,10 +36,9 @@ def header(path: Path, key: str) -> str | None:
     return match.group(1) if match else None
 
 
-def expected_schema_paths(path: Path) -> set[str]:
-    """The field path of every schema-stage finding a fail fixture expects."""
-    return {where for rule, where, _message in EXPECT.findall(path.read_text(encoding="utf-8"))
-            if rule.startswith("crd-")}
+def expected_schema_paths(path: Path) -> set[tuple[str, str]]:
+    """(rule, field path) of every finding a fail fixture expects (all are reasons the API server rejects it)."""
+    return {(rule, where) for rule, where, _message in EXPECT.findall(path.read_text(encoding="utf-8"))}
 
 
 def disagreements(checker: str) -> dict[str, str]:
