@@ -1,7 +1,7 @@
 """Every dgdlint and `make render` command the documentation shows runs as shown from the repository root
 (exit 0, or 1 where it shows findings; never a usage error or a traceback), and calls dgdlint the way a
 fresh `make setup` provides it: `.venv/bin/dgdlint`. Commands that need a cluster, a live frontend or a
-release (`helm ...`, `kubectl ...`, `--url`, `--crd cluster`) are shown, not run."""
+release (`helm ...`, `kubectl ...`, `--url`, `--crd cluster`, `dgdlint preflight`) are shown, not run."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from refdata import ROOT
 
 DOCS = [ROOT / "README.md", ROOT / "examples" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"```(?:sh|console|bash)\n(.*?)```", re.DOTALL)
-NEEDS_A_CLUSTER = ("helm ", "kubectl ", "--url", "cluster", "|")
+NEEDS_A_CLUSTER = ("helm ", "kubectl ", "--url", "cluster", "preflight ", "|")
 
 
 def shown_commands() -> list[tuple[str, str]]:

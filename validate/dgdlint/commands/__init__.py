@@ -28,7 +28,7 @@ import textwrap
 from dgdlint.commands.options import EXIT_USAGE, Parser, UsageProblem, usage
 
 # In the order `dgdlint --help` lists them.
-COMMANDS = ["check", "convert", "fix", "render", "plan", "diff", "rules", "explain", "schemas", "smoke"]
+COMMANDS = ["check", "convert", "fix", "render", "plan", "diff", "preflight", "rules", "explain", "schemas", "smoke"]
 
 
 def command_module(name: str):

@@ -1,0 +1,128 @@
+"""`dgdlint preflight` against the real API server: the test creates the namespace's secrets, a storage
+class, a priority class and GPU nodes as ordinary objects (no kubelet: a Node is only an object with a
+status), then checks what preflight says about a preset with and without them."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+from chart_support import CHART, VALUES_DIR
+from cluster_support import CLUSTER
+
+from dgdlint.cli import main as dgdlint
+from refdata import CRD_DIR
+
+pytestmark = CLUSTER
+
+RELEASE_1_1 = CRD_DIR / "releases" / "1.1.0"
+# The worker and the download Job (a hook by default, pinned to the workers' GPU product) each ask for one GPU.
+
+
+def create(plane, path: str, obj: dict) -> dict:
+    return plane.request("POST", path, obj)
+
+
+def secret(plane, namespace: str, name: str, kind: str, data: dict[str, str]) -> None:
+    create(plane, f"/api/v1/namespaces/{namespace}/secrets", {
+        "apiVersion": "v1", "kind": "Secret", "metadata": {"name": name}, "type": kind,
+        "data": {key: base64.b64encode(value.encode()).decode() for key, value in data.items()}})
+
+
+def gpu_node(plane, name: str, product: str, gpus: int) -> None:
+    node = create(plane, "/api/v1/nodes", {"apiVersion": "v1", "kind": "Node",
+                                           "metadata": {"name": name, "labels": {"nvidia.com/gpu.product": product}}})
+    node["status"] = {"capacity": {"nvidia.com/gpu": str(gpus), "cpu": "64", "memory": "512Gi", "pods": "110"},
+                      "allocatable": {"nvidia.com/gpu": str(gpus), "cpu": "64", "memory": "512Gi", "pods": "110"}}
+    plane.request("PUT", f"/api/v1/nodes/{name}/status", node)
+
+
+def run(plane, capsys, namespace: str, *extra: str) -> tuple[int, dict]:
+    code = dgdlint(["preflight", "--chart", str(CHART), "-f", str(VALUES_DIR / "nano-fp8.yaml"),
+                    "--namespace", namespace, "--kubeconfig", str(plane.kubeconfig),
+                    "--crd", str(RELEASE_1_1), "--crd", str(CRD_DIR), "--format", "json", *extra])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def by_subject(report: dict) -> dict[tuple[str, str], dict]:
+    return {(check["topic"], check["subject"]): check for check in report["checks"]}
+
+
+@pytest.fixture
+def ready(control_plane, namespace):
+    """A namespace with everything nano-fp8 needs, on a product name no other test uses."""
+    plane = control_plane
+    product = f"TEST-{namespace.upper()}-H100"
+    secret(plane, namespace, "ngc-registry-secret", "kubernetes.io/dockerconfigjson",
+           {".dockerconfigjson": json.dumps({"auths": {"nvcr.io": {"auth": "JG9hdXRodG9rZW46eA=="}}})})
+    secret(plane, namespace, "ngc-api-secret", "Opaque", {"NGC_API_KEY": "nvapi-not-a-real-key"})
+    create(plane, "/apis/storage.k8s.io/v1/storageclasses", {
+        "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": f"rwx-{namespace}"},
+        "provisioner": "nfs.csi.k8s.io"})
+    create(plane, "/apis/scheduling.k8s.io/v1/priorityclasses", {
+        "apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": f"inference-{namespace}"},
+        "value": 100000})
+    gpu_node(plane, f"gpu-{namespace}", product, 8)
+    return namespace, product
+
+
+def test_preflight_passes_where_everything_the_release_names_exists(control_plane, ready, capsys):
+    namespace, product = ready
+    code, report = run(control_plane, capsys, namespace, "--set", f"cache.storageClass=rwx-{namespace}",
+                       "--set", f"worker.priorityClassName=inference-{namespace}",
+                       "--set-string", f"worker.nodeSelector.nvidia\\.com/gpu\\.product={product}")
+    checks = by_subject(report)
+    assert code == 0, report
+    api = checks[("api", "DynamoGraphDeployment")]
+    assert api["status"] == "ok", api
+    assert api["detail"] == f"served: v1alpha1 (deprecated), v1beta1 (storage); the same CRD as {CRD_DIR}"
+    assert checks[("namespace", namespace)]["status"] == "ok"
+    assert checks[("secret", "ngc-registry-secret")]["detail"] == "pull secret present"
+    assert checks[("secret", "ngc-api-secret")]["detail"] == "secret present with key NGC_API_KEY"
+    storage = checks[("storage", "cosmos3-reasoner-model-cache")]
+    assert storage["status"] == "ok" and f"storage class rwx-{namespace} (provisioner nfs.csi.k8s.io)" in \
+        storage["detail"] and "ReadWriteMany" in storage["detail"]
+    assert checks[("priority", f"inference-{namespace}")]["detail"] == "exists (value 100000)"
+    gpu_checks = [c for c in report["checks"] if c["topic"] == "gpu"]
+    assert all(c["status"] == "ok" for c in gpu_checks)
+    assert any(f"2 nvidia.com/gpu on {product} (dgdlint plan)" in c["detail"] and f"{product}: 8" in c["detail"]
+               for c in gpu_checks)
+    assert "nvapi-not-a-real-key" not in json.dumps(report)
+
+
+def test_preflight_names_each_missing_thing(control_plane, namespace, capsys):
+    code, report = run(control_plane, capsys, namespace, "--set", "cache.storageClass=no-such-class",
+                       "--set", "worker.priorityClassName=no-such-priority",
+                       "--set-string", "worker.nodeSelector.nvidia\\.com/gpu\\.product=NO-SUCH-GPU")
+    checks = by_subject(report)
+    assert code == 1
+    assert checks[("secret", "ngc-registry-secret")]["detail"] == f"pull secret missing in {namespace}"
+    assert checks[("secret", "ngc-api-secret")]["detail"] == f"secret missing in {namespace}"
+    assert checks[("storage", "cosmos3-reasoner-model-cache")]["detail"].startswith(
+        "storage class no-such-class does not exist")
+    assert checks[("priority", "no-such-priority")]["detail"] == "priority class does not exist"
+    short = [c for c in report["checks"] if c["topic"] == "gpu" and c["status"] == "error"]
+    assert len(short) == 1 and "2 nvidia.com/gpu on NO-SUCH-GPU" in short[0]["detail"]
+
+
+def test_preflight_reports_an_absent_namespace_and_a_key_missing_from_the_secret(control_plane, namespace, capsys):
+    secret(control_plane, namespace, "ngc-api-secret", "Opaque", {"WRONG_KEY": "x"})
+    code, report = run(control_plane, capsys, namespace)
+    assert code == 1
+    assert by_subject(report)[("secret", "ngc-api-secret")]["detail"] == \
+        "has no key NGC_API_KEY (keys: WRONG_KEY)"
+    code, report = run(control_plane, capsys, f"{namespace}-absent")
+    assert code == 1
+    assert by_subject(report)[("namespace", f"{namespace}-absent")]["status"] == "error"
+
+
+@pytest.mark.parametrize(("modes", "status"), [(["ReadWriteOnce"], "error"), (["ReadWriteMany"], "ok")])
+def test_an_existing_claim_must_be_shared_when_the_job_and_the_worker_both_mount_it(control_plane, namespace, capsys,
+                                                                                   modes, status):
+    create(control_plane, f"/api/v1/namespaces/{namespace}/persistentvolumeclaims", {
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "models"},
+        "spec": {"accessModes": modes, "resources": {"requests": {"storage": "200Gi"}}}})
+    _code, report = run(control_plane, capsys, namespace, "--set", "cache.create=false", "--set", "cache.name=models")
+    check = by_subject(report)[("storage", "models")]
+    assert check["status"] == status, check

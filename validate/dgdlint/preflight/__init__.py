@@ -1,0 +1,28 @@
+"""`dgdlint preflight`: before `helm install`, read the cluster (current kube context or --kubeconfig) and
+say whether the release can land there: the DGD API versions served and which operator release's CRD they
+match, the namespace, the pull and NGC key secrets, the storage class or existing claim with its access
+modes, the priority classes, and GPU capacity by product against what `dgdlint plan` counts.
+
+It only reads (get and list) and never prints a secret's data, only whether the named key is there."""
+
+from __future__ import annotations
+
+from dgdlint.preflight.cluster import Cluster, ClusterError
+from dgdlint.preflight.report import Check, Report
+
+__all__ = ["Check", "Cluster", "ClusterError", "Report", "run_preflight"]
+
+
+def run_preflight(cluster, plan, namespace: str, release: str, candidates: dict[str, list[dict]]) -> Report:
+    """Every check, in the order a user fixes them. candidates: {label: CRD objects} of operator releases
+    to match the cluster's DGD CRD against."""
+    from dgdlint.preflight import checks
+
+    report = Report(cluster.server, namespace)
+    checks.check_api(report, cluster, plan, candidates)
+    if checks.check_namespace(report, cluster, namespace):
+        checks.check_secrets(report, cluster, plan, namespace)
+    checks.check_storage(report, cluster, plan, namespace, release)
+    checks.check_priority_classes(report, cluster, plan)
+    checks.check_gpus(report, cluster, plan)
+    return report
