@@ -4,29 +4,34 @@ stage then finds what the bundled schemas find, CEL rules included, and nothing 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from cluster_support import CLUSTER
 from fixture_cases import FIXTURES
-
-from dgdlint.cli import main as dgdlint
 
 pytestmark = CLUSTER
 
 CASES = ["unknown-field-v1beta1.yaml", "component-names-case-insensitive.yaml", "sidecar-without-image.yaml"]
 
 
-def schema_findings(capsys, *arguments: str) -> tuple[int, list[tuple[str, str]]]:
-    code = dgdlint(["check", "--format", "json", *arguments])
-    report = json.loads(capsys.readouterr().out)
-    return code, sorted((f["rule"], f["path"]) for f in report["findings"] if f["stage"] == "schema")
+def schema_findings(kubeconfig, *arguments: str) -> tuple[int, list[tuple[str, str]]]:
+    """`dgdlint check` as a user runs it, with KUBECONFIG naming the test cluster."""
+    completed = subprocess.run([sys.executable, "-m", "dgdlint", "check", "--format", "json", *arguments],
+                               capture_output=True, text=True, timeout=120, check=False,
+                               env={**os.environ, "KUBECONFIG": str(kubeconfig)})
+    assert completed.returncode in (0, 1), completed.stderr
+    report = json.loads(completed.stdout)
+    return completed.returncode, sorted((f["rule"], f["path"]) for f in report["findings"] if f["stage"] == "schema")
 
 
 @pytest.mark.parametrize("name", CASES)
-def test_the_schema_stage_reads_the_crds_from_the_cluster(control_plane, monkeypatch, capsys, name):
-    monkeypatch.setenv("KUBECONFIG", str(control_plane.kubeconfig))
+def test_the_schema_stage_reads_the_crds_from_the_cluster(control_plane, name):
+    kubeconfig = control_plane.kubeconfig
     failing = str(FIXTURES / "fail" / name)
-    code, from_cluster = schema_findings(capsys, "--crd", "cluster", failing)
+    code, from_cluster = schema_findings(kubeconfig, "--crd", "cluster", failing)
     assert code == 1 and from_cluster
-    assert schema_findings(capsys, failing)[1] == from_cluster, "the bundled schemas say the same"
-    assert schema_findings(capsys, "--crd", "cluster", str(FIXTURES / "pass" / name)) == (0, [])
+    assert schema_findings(kubeconfig, failing)[1] == from_cluster, "the bundled schemas say the same"
+    assert schema_findings(kubeconfig, "--crd", "cluster", str(FIXTURES / "pass" / name)) == (0, [])
