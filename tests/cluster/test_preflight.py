@@ -126,3 +126,29 @@ def test_an_existing_claim_must_be_shared_when_the_job_and_the_worker_both_mount
     _code, report = run(control_plane, capsys, namespace, "--set", "cache.create=false", "--set", "cache.name=models")
     check = by_subject(report)[("storage", "models")]
     assert check["status"] == status, check
+
+
+def test_without_crd_the_cluster_crd_is_matched_against_the_bundled_releases(control_plane, namespace, capsys):
+    # The test cluster carries the newest upstream DGD CRD, which is what schemas/1.5.0-dev was generated from.
+    code = dgdlint(["preflight", "--chart", str(CHART), "-f", str(VALUES_DIR / "nano-fp8.yaml"),
+                    "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig), "--format", "json"])
+    api = by_subject(json.loads(capsys.readouterr().out))[("api", "DynamoGraphDeployment")]
+    assert code == 1  # the namespace has none of the secrets; the API check itself is what this test reads
+    assert api["status"] == "ok", api
+    assert api["detail"] == ("served: v1alpha1 (deprecated), v1beta1 (storage); "
+                             "the same CRD as Dynamo 1.5.0-dev (bundled)")
+
+
+def test_a_cluster_crd_that_is_no_bundled_release_is_a_warning_naming_them(monkeypatch, control_plane, namespace,
+                                                                          capsys):
+    from dgdlint.preflight import checks
+
+    bundled = checks.bundled_candidates()
+    assert set(bundled) == {"Dynamo 1.1.0 (bundled)", "Dynamo 1.5.0-dev (bundled)"}
+    monkeypatch.setattr(checks, "bundled_candidates", lambda: {"Dynamo 1.1.0 (bundled)": bundled[
+        "Dynamo 1.1.0 (bundled)"]})
+    dgdlint(["preflight", "--chart", str(CHART), "-f", str(VALUES_DIR / "nano-fp8.yaml"),
+             "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig), "--format", "json"])
+    api = by_subject(json.loads(capsys.readouterr().out))[("api", "DynamoGraphDeployment")]
+    assert api["status"] == "warning", api
+    assert api["detail"].endswith("matches none of Dynamo 1.1.0 (bundled) (another operator release)")

@@ -24,7 +24,8 @@ def add_arguments(parser) -> None:
                          "~/.kube/config)")
     cluster.add_argument("--context", help="kube context (default: the current one)")
     cluster.add_argument("--crd", metavar="PATH_OR_URL", action="append", default=[],
-                         help="an operator release's CRDs to match the cluster's DGD CRD against (repeatable)")
+                         help="an operator release's CRDs to match the cluster's DGD CRD against (repeatable; default: "
+                         "the bundled releases, as `dgdlint schemas list` shows them)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 

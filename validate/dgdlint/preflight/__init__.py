@@ -15,11 +15,11 @@ __all__ = ["Check", "Cluster", "ClusterError", "Report", "run_preflight"]
 
 def run_preflight(cluster, plan, namespace: str, release: str, candidates: dict[str, list[dict]]) -> Report:
     """Every check, in the order a user fixes them. candidates: {label: CRD objects} of operator releases
-    to match the cluster's DGD CRD against."""
+    to match the cluster's DGD CRD against; with none, the bundled releases are the candidates."""
     from dgdlint.preflight import checks
 
     report = Report(cluster.server, namespace)
-    checks.check_api(report, cluster, plan, candidates)
+    checks.check_api(report, cluster, plan, candidates, None if candidates else checks.bundled_candidates())
     if checks.check_namespace(report, cluster, namespace):
         checks.check_secrets(report, cluster, plan, namespace)
     checks.check_storage(report, cluster, plan, namespace, release)

@@ -35,8 +35,31 @@ def _served_schemas(crd: dict, source: str) -> dict[str, dict]:
     return {v.version: _without_empty_required(v.schema) for v in crd_versions(crd, source) if v.served}
 
 
-def check_api(report: Report, cluster, plan, candidates: dict[str, list[dict]]) -> None:
-    """The DGD versions the cluster serves, the release's DGDs among them, and the release CRDs they match."""
+def bundled_candidates() -> dict[str, dict[str, dict]]:
+    """{label: {version: schema}} of the DGD in every bundled operator release, as `dgdlint schemas write`
+    converted it: the same conversion `_served_schemas` applies to the cluster's CRD, so equal means the same
+    CRD. Empty when no schemas are bundled."""
+    import json
+
+    from dgdlint.schema.bundled import bundled_root, read_index
+
+    root = bundled_root()
+    if root is None:
+        return {}
+    out = {}
+    for release in read_index(root):
+        entry = release.kinds.get("DynamoGraphDeployment")
+        if entry:
+            out[f"{release.label()} (bundled)"] = {
+                version: _without_empty_required(json.loads((root / relative).read_text(encoding="utf-8")))
+                for version, relative in entry.get("files", {}).items()}
+    return out
+
+
+def check_api(report: Report, cluster, plan, candidates: dict[str, list[dict]],
+              bundled: dict[str, dict[str, dict]] | None = None) -> None:
+    """The DGD versions the cluster serves, the release's DGDs among them, and the release CRDs they match:
+    the CRDs given (candidates), else the bundled releases."""
     crd = cluster.crd(DGD_CRD)
     if crd is None:
         report.add("api", "error", "DynamoGraphDeployment", "the cluster has no DGD CRD: install the Dynamo "
@@ -49,12 +72,16 @@ def check_api(report: Report, cluster, plan, candidates: dict[str, list[dict]]) 
     served = _served_schemas(crd, "cluster")
     matched = [label for label, crds in candidates.items()
                if any(_served_schemas(c, label) == served for c in crds)]
+    compared = list(candidates)
+    if not candidates and bundled:
+        matched = [label for label, schemas in bundled.items() if schemas == served]
+        compared = list(bundled)
     detail = f"served: {', '.join(described)}"
     if matched:
         detail += f"; the same CRD as {_join(matched)}"
-    elif candidates:
-        detail += f"; matches none of {_join(candidates)} (another operator release)"
-    report.add("api", "ok" if matched or not candidates else "warning", "DynamoGraphDeployment", detail)
+    elif compared:
+        detail += f"; matches none of {_join(compared)} (another operator release)"
+    report.add("api", "ok" if matched or not compared else "warning", "DynamoGraphDeployment", detail)
     for graph in plan.graphs:
         version = graph.graph.obj.version
         if version not in served:
