@@ -78,18 +78,35 @@ _SCALAR_BUILDERS = {
 }
 
 
+_PLAIN: dict[str, object] = {}  # a plain scalar's text -> its value: manifests repeat the same few texts
+_PLAIN_CACHE_LIMIT = 65536
+
+
 def _scalar_value(event: yaml.ScalarEvent) -> object:
     tag = event.tag
+    if tag is None and event.implicit[0]:  # plain: typed by its text alone, so remembered by its text
+        text = event.value
+        try:
+            return _PLAIN[text]
+        except KeyError:
+            value = _typed(text, _resolver.resolve(yaml.ScalarNode, text, (True, False)), event)
+            if len(_PLAIN) < _PLAIN_CACHE_LIMIT:
+                _PLAIN[text] = value
+            return value
     if tag is None or tag == "!":
-        tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+        return event.value  # quoted, or the non-specific tag `!`: text
+    return _typed(event.value, tag, event)
+
+
+def _typed(text: str, tag: str, event: yaml.ScalarEvent) -> object:
     builder = _SCALAR_BUILDERS.get(tag)
     if builder is None:
-        return event.value  # str, timestamps and binary stay text, as JSON would carry them
-    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        return text  # str, timestamps and binary stay text, as JSON would carry them
+    node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
     try:
         return builder(node)
     except (ValueError, yaml.YAMLError):
-        return event.value
+        return text
 
 
 class _Budget(Exception):
@@ -136,109 +153,79 @@ def build_documents(file: str, text: str, result: LoadResult) -> None:
                                              "Make the file valid UTF-8 YAML text."))
 
 
+_SCALAR, _ALIAS = yaml.ScalarEvent, yaml.AliasEvent
+_MAPPING, _SEQUENCE = yaml.MappingStartEvent, yaml.SequenceStartEvent
+_CLOSES = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+_DOCUMENT_END = yaml.DocumentEndEvent
+
+
 def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> Document | None:
+    """One document from the events up to its end. Dispatches on the event's exact class (libyaml makes
+    no subclasses): this loop runs once per node of every file, so it avoids isinstance chains."""
     positions: dict[tuple, tuple[int, int]] = {}
     anchors: dict[str, tuple[object, int]] = {}
+    # Frame: container, path, pending key, key mark, keys seen, node count at start, anchor, is a mapping.
     stack: list[list] = []
     root: object = None
     root_mark = None
     nodes = 0
     try:
         for event in events:
-            if isinstance(event, yaml.DocumentEndEvent):
-                break
-            if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            kind = type(event)
+            if kind in _CLOSES:
                 frame = stack.pop()
                 if frame[6]:
                     anchors[frame[6]] = (frame[0], nodes - frame[5] + 1)
                 continue
+            if kind is _DOCUMENT_END:
+                break
 
-            # A key of a mapping being read: remember it and wait for the value.
-            if stack and isinstance(stack[-1][0], dict) and stack[-1][2] is _NO_KEY:
+            if stack:
                 frame = stack[-1]
-                if isinstance(event, yaml.ScalarEvent):
-                    key = _scalar_value(event)
-                    key = key if isinstance(key, str) else _key_text(key)
-                elif isinstance(event, yaml.AliasEvent):
-                    key = event.anchor  # an aliased key: keep its name, do not expand
+                if frame[7]:
+                    if frame[2] is _NO_KEY:  # a key of the mapping: remember it and wait for the value
+                        _take_key(file, frame, event, kind, result)
+                        continue
+                    path = frame[1] + (frame[2],)
+                    mark = frame[3]
                 else:
-                    raise _Budget(event.start_mark, "a mapping key must be a scalar, not a collection")
-                if key in frame[4]:
-                    line, column = event.start_mark.line + 1, event.start_mark.column + 1
-                    first = frame[4][key]
-                    result.findings.append(parse_finding(
-                        file, line, column,
-                        f"duplicate key {key!r} (first at line {first[0]}); the API server rejects it "
-                        "and YAML tools disagree on which value wins",
-                        "Keep one entry for this key.", rule="yaml-duplicate-key",
-                        path=format_path(frame[1] + (key,))))
-                frame[2] = key
-                frame[3] = (event.start_mark.line + 1, event.start_mark.column + 1)
-                frame[4][key] = frame[3]
-                continue
+                    path = frame[1] + (len(frame[0]),)
+                    mark = (event.start_mark.line + 1, event.start_mark.column + 1)
+            else:
+                frame = None
+                path = ()
+                mark = root_mark = (event.start_mark.line + 1, event.start_mark.column + 1)
 
             nodes += 1
             if nodes > MAX_NODES_PER_DOCUMENT:
                 raise _Budget(event.start_mark, f"document has more than {MAX_NODES_PER_DOCUMENT} nodes")
 
-            # Where the new value goes.
-            if stack:
-                frame = stack[-1]
-                container = frame[0]
-                if isinstance(container, dict):
-                    path = frame[1] + (frame[2],)
-                    mark = frame[3]
-                else:
-                    path = frame[1] + (len(container),)
-                    mark = (event.start_mark.line + 1, event.start_mark.column + 1)
-            else:
-                path = ()
-                mark = (event.start_mark.line + 1, event.start_mark.column + 1)
-                root_mark = mark
-
-            if isinstance(event, yaml.ScalarEvent):
+            if kind is _SCALAR:
                 value = _scalar_value(event)
-                weight = 1
-            elif isinstance(event, yaml.AliasEvent):
-                if event.anchor not in anchors:
-                    raise _Budget(event.start_mark, f"alias *{event.anchor} has no anchor")
-                value, weight = anchors[event.anchor]
-                if weight < 0:
-                    raise _Budget(event.start_mark, f"alias *{event.anchor} refers to a collection that contains it")
-                nodes += weight
-                if nodes > MAX_NODES_PER_DOCUMENT:
-                    raise _Budget(event.start_mark,
-                                  f"aliases expand the document beyond {MAX_NODES_PER_DOCUMENT} nodes "
-                                  "(an alias bomb?)")
-            elif isinstance(event, yaml.MappingStartEvent):
-                value = {}
-                weight = 0
-            elif isinstance(event, yaml.SequenceStartEvent):
-                value = []
-                weight = 0
+                if event.anchor:
+                    anchors[event.anchor] = (value, 1)
+            elif kind is _MAPPING or kind is _SEQUENCE:
+                value = {} if kind is _MAPPING else []
+            elif kind is _ALIAS:
+                value, nodes = _expand_alias(event, anchors, nodes)
             else:  # pragma: no cover - no other event can appear inside a document
                 continue
 
             positions[path] = mark
-            if stack:
-                frame = stack[-1]
-                if isinstance(frame[0], dict):
-                    frame[0][frame[2]] = value
-                    frame[2] = _NO_KEY
-                else:
-                    frame[0].append(value)
-            else:
+            if frame is None:
                 root = value
+            elif frame[7]:
+                frame[0][frame[2]] = value
+                frame[2] = _NO_KEY
+            else:
+                frame[0].append(value)
 
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if kind is _MAPPING or kind is _SEQUENCE:
                 if len(stack) >= MAX_DEPTH:
                     raise _Budget(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
-                # Frame: container, path, pending key, key mark, keys seen, node count at start, anchor.
-                stack.append([value, path, _NO_KEY, None, {}, nodes, event.anchor])
+                stack.append([value, path, _NO_KEY, None, {}, nodes, event.anchor, kind is _MAPPING])
                 if event.anchor:
                     anchors[event.anchor] = (value, -1)  # its weight is known when it closes
-            elif isinstance(event, yaml.ScalarEvent) and event.anchor:
-                anchors[event.anchor] = (value, 1)
     except _Budget as budget:
         line, column = budget.mark.line + 1, budget.mark.column + 1
         result.findings.append(parse_finding(file, line, column, f"document {index + 1} rejected: "
@@ -250,6 +237,42 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
         return None  # an empty document (`---` alone, or only comments): kubectl skips it too
     line, column = root_mark if root_mark else (1, 1)
     return Document(file=file, index=index, value=root, line=line, column=column, positions=positions)
+
+
+def _take_key(file: str, frame: list, event, kind, result: LoadResult) -> None:
+    if kind is _SCALAR:
+        key = _scalar_value(event)
+        key = key if isinstance(key, str) else _key_text(key)
+    elif kind is _ALIAS:
+        key = event.anchor  # an aliased key: keep its name, do not expand
+    else:
+        raise _Budget(event.start_mark, "a mapping key must be a scalar, not a collection")
+    mark = (event.start_mark.line + 1, event.start_mark.column + 1)
+    seen = frame[4]
+    if key in seen:
+        first = seen[key]
+        result.findings.append(parse_finding(
+            file, mark[0], mark[1],
+            f"duplicate key {key!r} (first at line {first[0]}); the API server rejects it "
+            "and YAML tools disagree on which value wins",
+            "Keep one entry for this key.", rule="yaml-duplicate-key",
+            path=format_path(frame[1] + (key,))))
+    frame[2] = key
+    frame[3] = mark
+    seen[key] = mark
+
+
+def _expand_alias(event, anchors: dict, nodes: int) -> tuple[object, int]:
+    if event.anchor not in anchors:
+        raise _Budget(event.start_mark, f"alias *{event.anchor} has no anchor")
+    value, weight = anchors[event.anchor]
+    if weight < 0:
+        raise _Budget(event.start_mark, f"alias *{event.anchor} refers to a collection that contains it")
+    nodes += weight
+    if nodes > MAX_NODES_PER_DOCUMENT:
+        raise _Budget(event.start_mark,
+                      f"aliases expand the document beyond {MAX_NODES_PER_DOCUMENT} nodes (an alias bomb?)")
+    return value, nodes
 
 
 def _skip_to_document_end(events: Iterator) -> None:
