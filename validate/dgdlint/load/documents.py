@@ -118,9 +118,11 @@ class _Budget(Exception):
 
 def build_documents(file: str, text: str, result: LoadResult) -> None:
     """Turn the event stream of `text` into Documents, appending findings for what is malformed."""
-    events = yaml.parse(text, Loader=_Loader)
     index = -1
+    loader = None
     try:
+        loader = _Loader(text)
+        events = iter(loader.get_event, None)  # the C parser called directly: no Python frame per event
         for event in events:
             if isinstance(event, yaml.DocumentStartEvent):
                 index += 1
@@ -151,6 +153,9 @@ def build_documents(file: str, text: str, result: LoadResult) -> None:
     except yaml.YAMLError as error:  # anything else libyaml reports without a mark
         result.findings.append(parse_finding(file, 1, 1, f"YAML error: {_one_line(str(error))}",
                                              "Make the file valid UTF-8 YAML text."))
+    finally:
+        if loader is not None:
+            loader.dispose()
 
 
 _SCALAR, _ALIAS = yaml.ScalarEvent, yaml.AliasEvent
