@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dgdlint.model import Container, KObject, as_list, as_str
 
@@ -24,14 +24,19 @@ class Flags:
     """The words a container is started with, shell scripts split as the shell would."""
 
     tokens: list[Token]
+    _last: tuple | None = field(default=None, repr=False, compare=False)
 
     def find(self, flag: str) -> Token | None:
         """The last `--flag` or `--flag=value` token."""
-        found = None
-        for token in self.tokens:
-            if token.text == flag or token.text.startswith(flag + "="):
-                found = token
-        return found
+        if "=" in flag:
+            found = None
+            for token in self.tokens:
+                if token.text == flag or token.text.startswith(flag + "="):
+                    found = token
+            return found
+        if self._last is None or self._last[0] != len(self.tokens):  # tokens by the name before any `=`
+            self._last = (len(self.tokens), {token.text.split("=", 1)[0]: token for token in self.tokens})
+        return self._last[1].get(flag)
 
     def has(self, flag: str) -> bool:
         token = self.find(flag)

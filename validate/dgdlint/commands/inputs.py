@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tarfile
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -174,6 +172,9 @@ def chart_directory(chart: str) -> Iterator[str]:
     if not is_chart_archive(chart):
         yield chart
         return
+    import tarfile  # only for a packaged chart: tarfile pulls in compression modules at start-up
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="dgdlint-chart-") as folder:
         try:
             with tarfile.open(chart, "r:gz") as archive:

@@ -158,11 +158,11 @@ class Container:
 
     def env_var(self, name: str) -> EnvVar | None:
         """The effective entry for `name` (later sources override earlier ones, as the operator merges)."""
-        found = None
-        for entry in self.env:
-            if entry.name == name:
-                found = entry
-        return found
+        index = self.__dict__.get("_env_index")
+        if index is None or index[0] is not self.env or index[1] != len(self.env):
+            by_name = {entry.name: entry for entry in self.env}  # the last entry of a name wins
+            index = self.__dict__["_env_index"] = (self.env, len(self.env), by_name)
+        return index[2].get(name)
 
     def env_value(self, name: str) -> str | None:
         entry = self.env_var(name)

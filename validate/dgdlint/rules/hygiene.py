@@ -14,22 +14,32 @@ _SCRIPT_KEYS = {"command", "args"}
 _TEXT_PATHS = {("data",), ("binaryData",), ("stringData",), ("metadata", "annotations")}
 
 
-def _strings(value: object, path: tuple = ()):
-    stack = [(value, path)]
+def _candidate_strings(value: object):
+    """(text, path) of every string that may hold a placeholder (it has `<`, `${` or `{{`), outside
+    scripts and free text. Paths are built only for those: most strings have none of these marks."""
+    stack = [(value, ())]
     while stack:
         node, where = stack.pop()
-        if where in _TEXT_PATHS:
+        if type(node) is dict:
+            items = node.items()
+        elif type(node) is list:
+            items = enumerate(node)
+        else:
+            if isinstance(node, str) and _marked(node):
+                yield node, where
             continue
-        if isinstance(node, dict):
-            for key, sub in node.items():
-                if key in _SCRIPT_KEYS:
-                    continue
+        for key, sub in items:
+            if key in _SCRIPT_KEYS:
+                continue
+            if type(sub) is str:
+                if _marked(sub) and (len(where) > 1 or where + (key,) not in _TEXT_PATHS):
+                    yield sub, where + (key,)
+            elif len(where) > 1 or where + (key,) not in _TEXT_PATHS:
                 stack.append((sub, where + (key,)))
-        elif isinstance(node, list):
-            for index, sub in enumerate(node):
-                stack.append((sub, where + (index,)))
-        elif isinstance(node, str):
-            yield node, where
+
+
+def _marked(text: str) -> bool:
+    return "<" in text or "${" in text or "{{" in text
 
 
 @rule(
@@ -44,7 +54,7 @@ def _strings(value: object, path: tuple = ()):
 )
 def placeholder_value(model: Model):
     for obj in model.objects:
-        for text, path in _strings(obj.value):
+        for text, path in _candidate_strings(obj.value):
             found = placeholder_in(text)
             if found:
                 what = "Helm template syntax (render the chart with --chart)" if found.startswith("{{") \
