@@ -46,6 +46,14 @@ MUTANTS = [
     ("cosmos.py", '|" + _HELM_REFERENCE)', '")', "placeholder-value"),  # Helm references no longer seen
     ("cosmos.py", '|" + _HELM_REFERENCE)', '|" + r"\\{\\{[^}]*\\}\\}")',
      "placeholder-value"),  # any {{ }} taken for Helm's, Prometheus' alert text included
+    # rules n-z
+    ("rules/video.py", 'capabilities = {part.strip() for part in entry.value.split(",")}',
+     'capabilities = {part.strip().lower() for part in entry.value.split(",")}',
+     "video-driver-capability-missing"),  # capabilities read case-insensitively, as the toolkit does not
+    ("rules/video.py", "version >= FRONTEND_DECODING_SINCE", "version > FRONTEND_DECODING_SINCE",
+     "vp-codec-runtime-too-old"),  # the runtime at the bound, 1.6, refused
+    ("video.py", 'folded = word.lower().replace(".", "")', 'folded = word.replace(".", "")',
+     "video-codec-unknown"),  # codec names read case-sensitively
 ]
 
 

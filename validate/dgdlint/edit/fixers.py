@@ -120,7 +120,7 @@ def fix_driver_capabilities(model: Model):
             if nvidia_gpus(worker.main) <= 0 or entry is None or entry.value is None:
                 continue
             capabilities = [part.strip() for part in entry.value.split(",") if part.strip()]
-            if not {c.lower() for c in capabilities} & {"video", "all"}:
+            if not set(capabilities) & {"video", "all"}:  # exactly, as the toolkit compares them
                 value = ",".join(capabilities + ["video"])
                 yield SetEnv(rule, graph.obj, worker.main, DRIVER_CAPABILITIES_ENV, value,
                              f"{worker.label}: {DRIVER_CAPABILITIES_ENV}={value} (NVDEC decodes its video)")

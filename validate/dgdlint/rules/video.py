@@ -129,7 +129,9 @@ def _decoding_workers(model: Model):
 
 
 _NVDEC = """H.264 and H.265 clips are decoded on the worker's GPU (NVDEC), which a container can use only
-when `NVIDIA_DRIVER_CAPABILITIES` includes `video` (or is `all`). The Dynamo operator does not inject it.
+when `NVIDIA_DRIVER_CAPABILITIES` includes `video` (or `all`), in lowercase: the NVIDIA Container Toolkit
+trims each comma-separated item and compares it exactly, so `VIDEO` grants nothing. The Dynamo operator
+does not inject it.
 Without it, hardware decode is silently unavailable and video requests fail or fall back. A graph that
 declares only VP8/VP9 (or `none`) in `dgdlint/video-codecs` decodes on the CPU and is not checked; without
 the annotation H.264/H.265 is assumed. """
@@ -149,7 +151,9 @@ def video_driver_capability_missing(model: Model):
         entry = worker.main.env_var(DRIVER_CAPABILITIES_ENV)
         if entry is None or entry.value is None:
             continue
-        capabilities = {part.strip().lower() for part in entry.value.split(",")}
+        # the NVIDIA Container Toolkit trims each comma-separated item and compares it exactly: `VIDEO` is no
+        # `video`, `ALL` no `all`
+        capabilities = {part.strip() for part in entry.value.split(",")}
         if not capabilities & {"video", "all"}:
             yield Hit(graph.obj, entry.path,
                       f"{worker.label} takes media on {gpus} GPU(s) and decodes {graph.codecs.hardware_text()} "
