@@ -21,6 +21,11 @@ AMBIGUOUS = {
     "streaming-endpoint-mismatch/fail/worker-endpoint-differs.yaml",  # two endpoints
     "streaming-endpoint-mismatch/fail/no-endpoint-anywhere.yaml",  # a name only a person can pick
     "streaming-timeout-mismatch/fail/worker-timeout-differs.yaml",  # two timeouts
+    "streaming-endpoint-mismatch/fail/worker-endpoint-differs-in-case.yaml",  # two endpoints
+    "streaming-endpoint-mismatch/fail/worker-endpoint-extends-the-frontend-s.yaml",  # two endpoints
+    "streaming-timeout-mismatch/fail/worker-one-second-longer.yaml",  # two timeouts
+    "streaming-timeout-mismatch/fail/worker-one-second-shorter.yaml",  # two timeouts
+    "streaming-timeout-mismatch/fail/worker-fraction-longer.yaml",  # two timeouts
 }
 
 

@@ -54,6 +54,12 @@ MUTANTS = [
      "vp-codec-runtime-too-old"),  # the runtime at the bound, 1.6, refused
     ("video.py", 'folded = word.lower().replace(".", "")', 'folded = word.replace(".", "")',
      "video-codec-unknown"),  # codec names read case-sensitively
+    ("rules/hygiene.py", "_port(proxy) == _port(http)", "proxy == http",
+     "nim-proxy-port-conflict"),  # ports compared as text: 08000 taken for another port than 8000
+    ("rules/streaming.py", "if _seconds(value) != _seconds(expected):", "if value != expected:",
+     "streaming-timeout-mismatch"),  # timeouts compared as text: 180.0 taken for another timeout
+    ("rules/streaming.py", "if _seconds(value) != _seconds(expected):",
+     "if _seconds(value) > _seconds(expected):", "streaming-timeout-mismatch"),  # != loosened to >
 ]
 
 

@@ -153,6 +153,14 @@ def frontend_requests_gpu(model: Model):
                 yield Hit(graph.obj, found[2], f"{frontend.label} requests {found[1]} x {found[0]}")
 
 
+def _port(text: str) -> int | str:
+    """A port as the NIM binds it: the number (`08000` and `8000` are one port), else the text as written."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 @rule(
     name="nim-proxy-port-conflict", code="DGD505", severity="error", family="hygiene",
     title="The NIM's Dynamo proxy port differs from its HTTP port",
@@ -166,7 +174,7 @@ def nim_proxy_port_conflict(model: Model):
             continue
         proxy = env_text(container, "NIM_DYNAMO_PROXY_PORT")
         http = env_text(container, "NIM_HTTP_API_PORT") or DEFAULT_HTTP_PORT
-        if proxy is not None and proxy == http:
+        if proxy is not None and _port(proxy) == _port(http):
             entry = container.env_var("NIM_DYNAMO_PROXY_PORT")
             yield Hit(container.obj, entry.path,
                       f"{owner.label}: NIM_DYNAMO_PROXY_PORT and NIM_HTTP_API_PORT are both {http}")

@@ -4,6 +4,7 @@ workers run with streaming on, and frontend and workers agree on one endpoint an
 from __future__ import annotations
 
 import json
+from decimal import Decimal, InvalidOperation
 
 from dgdlint.cosmos import (
     DEFAULT_STREAMING_REQUEST_TIMEOUT,
@@ -182,6 +183,15 @@ def streaming_async_scheduling(model: Model):
                           "turns off")
 
 
+def _seconds(text: str) -> Decimal | str:
+    """A timeout as a number of seconds (`180`, `180.0` and `1.8e2` are one timeout), else the text as written."""
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return text
+    return number if number.is_finite() else text
+
+
 @rule(
     name="streaming-timeout-mismatch", code="DGD106", severity="warning", family="streaming",
     title="The streaming request timeout is the same on frontend and workers",
@@ -198,7 +208,7 @@ def streaming_timeout_mismatch(model: Model):
             expected = env_text(frontend.main, TIMEOUT) or DEFAULT_STREAMING_REQUEST_TIMEOUT
             for worker in nim_workers(graph):
                 value = env_text(worker.main, TIMEOUT) or DEFAULT_STREAMING_REQUEST_TIMEOUT
-                if value != expected:
+                if _seconds(value) != _seconds(expected):
                     yield Hit(graph.obj, worker.main.env_path(TIMEOUT),
                               f"{worker.label} times out streaming requests after {value}s but "
                               f"{frontend.name} after {expected}s",
