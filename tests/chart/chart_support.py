@@ -20,6 +20,7 @@ VALUES_DIR = REPO / "values"
 MATRIX_FILE = CHART / "files" / "support-matrix.yaml"
 REFERENCE = REPO / ".." / "shared" / "reference"
 CRD_FILE = REFERENCE / "dynamo-crds" / "nvidia.com_dynamographdeployments.yaml"
+BUNDLED = REPO / "schemas"
 
 NIM_IMAGE = "nvcr.io/nim/nvidia/cosmos3:2.1.0"
 FRONTEND_IMAGE = "nvcr.io/nvidia/ai-dynamo/dynamo-frontend-nightly:20260906-c70f1c7"
@@ -238,56 +239,47 @@ def _normalize_v1beta1(component: dict) -> dict:
     }
 
 
-# --- the CRD's openAPI schema as a closed JSON schema --------------------------------------------
+# --- the DGD schema of a Dynamo release, as bundled in schemas/ -----------------------------------
 
-@functools.cache
-def _crd() -> dict:
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(CRD_FILE.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 (a safe loader)
+NEWEST = "newest"
 
 
-def crd_json_schema(version: str) -> dict:
-    """The DGD CRD schema of `version`, made strict the way the API server treats it: objects with
-    properties are closed unless they preserve unknown fields; int-or-string becomes anyOf."""
-    for served in _crd()["spec"]["versions"]:
-        if served["name"] == version:
-            return _closed(served["schema"]["openAPIV3Schema"])
-    raise KeyError(version)
+def bundled_release(release: str = NEWEST):
+    """A release bundled in schemas/ (the newest by default, as dgdlint uses it with no flag)."""
+    from dgdlint.schema.bundled import choose_release, read_index
+
+    return choose_release(read_index(BUNDLED), None if release == NEWEST else release)
 
 
 @functools.cache
-def crd_validator(version: str):
-    """A draft-07 validator of the strict CRD schema, built once per version."""
+def crd_json_schema(version: str, release: str = NEWEST) -> dict:
+    """The DGD schema of `version` in a bundled release: the CRD's openAPI schema made strict the way the
+    API server treats it (objects with properties closed unless they preserve unknown fields;
+    int-or-string as anyOf), written by `dgdlint schemas --release` and checked for drift elsewhere."""
+    chosen = bundled_release(release)
+    files = chosen.kinds["DynamoGraphDeployment"]["files"]
+    if version not in files:
+        raise KeyError(f"Dynamo {chosen.name} does not serve DynamoGraphDeployment {version}")
+    return json.loads((BUNDLED / files[version]).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def crd_validator(version: str, release: str = NEWEST):
+    """A draft-07 validator of that schema, built once per version and release."""
     import jsonschema
 
-    return jsonschema.Draft7Validator(crd_json_schema(version))
+    return jsonschema.Draft7Validator(crd_json_schema(version, release))
 
 
-def validate_against_crd(dgd: dict) -> None:
-    """Raise jsonschema.ValidationError (best match) when the DGD breaks the CRD schema of its version."""
+def validate_against_crd(dgd: dict, release: str = NEWEST) -> None:
+    """Raise jsonschema.ValidationError (best match) when the DGD breaks the schema of its version in
+    the bundled `release`."""
     import jsonschema
 
-    validator = crd_validator(dgd["apiVersion"].split("/")[1])
+    validator = crd_validator(dgd["apiVersion"].split("/")[1], release)
     error = jsonschema.exceptions.best_match(validator.iter_errors(prune_nulls(dgd)))
     if error is not None:
         raise error
-
-
-def _closed(node):
-    if isinstance(node, list):
-        return [_closed(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    node = {key: _closed(value) for key, value in node.items()}
-    if node.pop("x-kubernetes-int-or-string", False):
-        node.pop("type", None)
-        node.setdefault("anyOf", [{"type": "integer"}, {"type": "string"}])
-    preserve = node.pop("x-kubernetes-preserve-unknown-fields", False)
-    for key in [k for k in node if k.startswith("x-kubernetes-")]:
-        node.pop(key)
-    if "properties" in node and "additionalProperties" not in node and not preserve:
-        node["additionalProperties"] = False
-    return node
 
 
 def prune_nulls(node):

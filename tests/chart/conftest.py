@@ -1,12 +1,13 @@
-"""Fixtures of the chart tests. NVIDIA's reference manifests live outside the repository, next to
-it in ../shared/reference/; tests that need them skip with a clear message when it is absent."""
+"""Fixtures of the chart tests. NVIDIA's pre-release manifests live outside the repository, next to it in
+../shared/reference/; tests that need them skip with a clear message when it is absent. The DGD schema
+comes from the bundled schemas/ (chart_support.validate_against_crd), so those tests always run."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from chart_support import CRD_FILE, REFERENCE
+from chart_support import REFERENCE
 
 
 @pytest.fixture(scope="session")
@@ -16,9 +17,3 @@ def reference_dir() -> Path:
         pytest.skip(f"NVIDIA's pre-release manifests are not at {folder.resolve()}: fidelity tests skipped")
     return folder
 
-
-@pytest.fixture(scope="session")
-def crd_file() -> Path:
-    if not CRD_FILE.is_file():
-        pytest.skip(f"the Dynamo DGD CRD is not at {CRD_FILE.resolve()}: CRD schema tests skipped")
-    return CRD_FILE

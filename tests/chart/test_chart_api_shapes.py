@@ -1,12 +1,13 @@
-"""Both DGD API shapes describe the same deployment and pass the CRD schema of their version; the
-built-in kinds pass Kubernetes' own schemas; extra env is merged by name in every container."""
+"""Both DGD API shapes describe the same deployment and pass the CRD schema of their version (as bundled in
+schemas/, the newest Dynamo release); the built-in kinds pass Kubernetes' own schemas; extra env is merged by
+name in every container."""
 
 from __future__ import annotations
 
 import jsonschema
 import kubernetes_validate
 import pytest
-from chart_support import VALUES_DIR, env_names, preset_files, render, validate_against_crd
+from chart_support import NEWEST, VALUES_DIR, env_names, preset_files, render, validate_against_crd
 
 PRESETS = [path.name for path in preset_files()]
 SHAPE_VARIATIONS = [
@@ -42,24 +43,30 @@ def test_v1alpha1_and_v1beta1_describe_the_same_deployment(values):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_every_preset_in_both_api_versions_passes_the_crd_schema(preset, crd_file):
+def test_every_preset_in_both_api_versions_passes_the_crd_schema(preset):
     for api_version in ("v1alpha1", "v1beta1"):
         dgd = render(_with_api_version({}, api_version), files=(VALUES_DIR / preset,)).dgd
         validate_against_crd(dgd)
 
 
 @pytest.mark.parametrize("values", SHAPE_VARIATIONS)
-def test_variations_pass_the_crd_schema_of_their_version(values, crd_file):
+def test_variations_pass_the_crd_schema_of_their_version(values):
     for api_version in ("v1alpha1", "v1beta1"):
         dgd = render(_with_api_version(values, api_version)).dgd
         validate_against_crd(dgd)
 
 
-def test_the_strict_crd_schema_would_catch_a_misplaced_field(crd_file):
+@pytest.mark.parametrize("release", [NEWEST, "1.1.0"])
+def test_the_strict_crd_schema_would_catch_a_misplaced_field(release):
     dgd = render().dgd
+    if release == "1.1.0":
+        for service in dgd["spec"]["services"].values():
+            del service["runtimeVersionOverride"]  # newer than Dynamo 1.1.0 (the chart asks for 1.4 or newer)
+    validate_against_crd(dgd, release)
     dgd["spec"]["services"]["ReasonerWorker"]["sharedMemorySize"] = "64Gi"  # a v1beta1 field in v1alpha1
-    with pytest.raises(jsonschema.ValidationError, match="sharedMemorySize"):
-        validate_against_crd(dgd)
+    with pytest.raises(jsonschema.ValidationError, match="'sharedMemorySize' was unexpected") as caught:
+        validate_against_crd(dgd, release)
+    assert list(caught.value.absolute_path) == ["spec", "services", "ReasonerWorker"]
 
 
 @pytest.mark.parametrize("values", [{}, {"cache": {"storageClass": "nfs"}, "download": {"priorityClassName": "high"}},

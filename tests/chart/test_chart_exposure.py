@@ -76,7 +76,7 @@ def test_the_ingress_backend_is_the_service_the_test_pods_call():
     assert api_test["spec"]["containers"][0]["args"][1] == f"http://{backend['name']}.default.svc:{backend['port']['number']}"
 
 
-def test_the_v1alpha1_ingress_and_service_annotations_pass_the_crd_schema(crd_file):
+def test_the_v1alpha1_ingress_and_service_annotations_pass_the_crd_schema():
     validate_against_crd(render({"frontend": {"serviceAnnotations": {"a": "b"}}, "ingress": {
         "enabled": True, "host": HOST, "className": "nginx", "tls": {"secretName": "t"},
         "annotations": {"c": "d"}}}).dgd)

@@ -3,7 +3,7 @@ budget, topology spread and priority classes, the frontend's NetworkPolicy) and 
 (extra volumes and mounts, envFrom, runtime classes, extra objects, proxy, custom CA, pull secrets as
 objects, scaling adapters, ephemeral storage) still renders tidy YAML, passes `helm lint --strict` without
 a single message, and passes dgdlint with no error and no warning: the schema stage checks the DGD against
-the Dynamo CRD when ../shared/reference/dynamo-crds is at hand, the built-in kinds against Kubernetes."""
+the newest bundled Dynamo release's schema (schemas/), the built-in kinds against Kubernetes."""
 
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ import functools
 
 import helm_python
 import pytest
-from chart_support import CHART, REFERENCE, VALUES_DIR, preset_files
+from chart_support import CHART, VALUES_DIR, preset_files
 
 from dgdlint.engine import check_texts
 from dgdlint.render import RenderRequest, render_chart, user_values
 from dgdlint.schema import SchemaStage
 
-CRD_DIR = REFERENCE / "dynamo-crds"
 PRESETS = [path.name for path in preset_files()]
 SPREAD = {"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway"}
 
@@ -59,7 +58,9 @@ FEATURES_ON = {
 
 @functools.cache
 def schema_stage() -> SchemaStage:
-    return SchemaStage([str(CRD_DIR)] if CRD_DIR.is_dir() else [])
+    stage = SchemaStage()
+    assert stage.release is not None, "the bundled schemas (schemas/index.json) are missing"
+    return stage
 
 
 def features_on(preset: str) -> dict:
