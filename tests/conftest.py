@@ -9,6 +9,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bundled_crds import DynamoCrds  # noqa: E402 (after the path above)
+
+
+@pytest.fixture(scope="session")
+def dynamo_crds(tmp_path_factory) -> DynamoCrds:
+    """The Dynamo CRDs as files for `--crd` and the test API server: upstream's when beside the repository,
+    else rebuilt from the bundled schemas (bundled_crds.py), so no test needs ../shared for a CRD."""
+    from bundled_crds import dynamo_crds as find
+
+    return find(tmp_path_factory.mktemp("dynamo-crds"))
 
 
 @pytest.fixture(scope="session")

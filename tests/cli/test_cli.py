@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dgdlint.cli import main
-from refdata import CHART, DGD_CRD, ROOT, VALUES, require_reference
+from refdata import CHART, ROOT, VALUES
 
 BASE = ROOT / "tests" / "rules" / "_base" / "regular-v1alpha1.yaml"
 
@@ -72,8 +72,8 @@ def test_output_writes_the_report_to_a_file(capsys, tmp_path):
     assert json.loads(target.read_text())["summary"]["errors"] == 0
 
 
-def test_crd_from_the_environment_turns_the_schema_stage_on(capsys, monkeypatch):
-    monkeypatch.setenv("DGDLINT_CRD", str(require_reference(DGD_CRD)))
+def test_crd_from_the_environment_turns_the_schema_stage_on(capsys, monkeypatch, dynamo_crds):
+    monkeypatch.setenv("DGDLINT_CRD", str(dynamo_crds.dgd))
     code, out, _ = run(capsys, "check", str(BASE))
     assert code == 0 and "schema checked" in out
 

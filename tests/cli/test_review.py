@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from dgdlint.cli import main
-from refdata import CRD_DIR, ROOT, require_reference
+from refdata import ROOT
 
 BASE = ROOT / "tests" / "rules" / "_base" / "regular-v1alpha1.yaml"
 CROSS = ROOT / "tests" / "rules" / "nim-image-mismatch" / "fail" / "download-job-image-differs.yaml"
@@ -163,9 +163,8 @@ def test_pyproject_tool_section_is_read(capsys, tmp_path, monkeypatch):
     assert code == 1 and "warning image-tag-pinned" in out
 
 
-def test_schemas_are_written_in_kubeconform_layout(capsys, tmp_path):
-    require_reference(CRD_DIR)
-    code, out = run(capsys, "schemas", "--crd", CRD_DIR, "--out", tmp_path)
+def test_schemas_are_written_in_kubeconform_layout(capsys, tmp_path, dynamo_crds):
+    code, out = run(capsys, "schemas", "--crd", dynamo_crds.newest, "--out", tmp_path)
     assert code == 0
     schema = json.loads((tmp_path / "dynamographdeployment_v1beta1.json").read_text())
     assert schema["properties"]["spec"]["additionalProperties"] is False

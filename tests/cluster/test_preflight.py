@@ -12,11 +12,9 @@ from chart_support import CHART, VALUES_DIR
 from cluster_support import CLUSTER
 
 from dgdlint.cli import main as dgdlint
-from refdata import CRD_DIR
 
 pytestmark = CLUSTER
 
-RELEASE_1_1 = CRD_DIR / "releases" / "1.1.0"
 # The worker and the download Job (a hook by default, pinned to the workers' GPU product) each ask for one GPU.
 
 
@@ -38,11 +36,17 @@ def gpu_node(plane, name: str, product: str, gpus: int) -> None:
     plane.request("PUT", f"/api/v1/nodes/{name}/status", node)
 
 
-def run(plane, capsys, namespace: str, *extra: str) -> tuple[int, dict]:
-    code = dgdlint(["preflight", "--chart", str(CHART), "-f", str(VALUES_DIR / "nano-fp8.yaml"),
-                    "--namespace", namespace, "--kubeconfig", str(plane.kubeconfig),
-                    "--crd", str(RELEASE_1_1), "--crd", str(CRD_DIR), "--format", "json", *extra])
-    return code, json.loads(capsys.readouterr().out)
+@pytest.fixture
+def run(control_plane, dynamo_crds, capsys):
+    """preflight of nano-fp8 in a namespace, with `--crd` naming Dynamo 1.1.0's CRDs and the newest (the
+    ones the test server holds): (exit code, JSON report)."""
+    def preflight(namespace: str, *extra: str) -> tuple[int, dict]:
+        code = dgdlint(["preflight", "--chart", str(CHART), "-f", str(VALUES_DIR / "nano-fp8.yaml"),
+                        "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig),
+                        "--crd", str(dynamo_crds.older), "--crd", str(dynamo_crds.newest), "--format", "json",
+                        *extra])
+        return code, json.loads(capsys.readouterr().out)
+    return preflight
 
 
 def by_subject(report: dict) -> dict[tuple[str, str], dict]:
@@ -67,16 +71,16 @@ def ready(control_plane, namespace):
     return namespace, product
 
 
-def test_preflight_passes_where_everything_the_release_names_exists(control_plane, ready, capsys):
+def test_preflight_passes_where_everything_the_release_names_exists(run, ready, dynamo_crds):
     namespace, product = ready
-    code, report = run(control_plane, capsys, namespace, "--set", f"cache.storageClass=rwx-{namespace}",
+    code, report = run(namespace, "--set", f"cache.storageClass=rwx-{namespace}",
                        "--set", f"worker.priorityClassName=inference-{namespace}",
                        "--set-string", f"worker.nodeSelector.nvidia\\.com/gpu\\.product={product}")
     checks = by_subject(report)
     assert code == 0, report
     api = checks[("api", "DynamoGraphDeployment")]
     assert api["status"] == "ok", api
-    assert api["detail"] == f"served: v1alpha1 (deprecated), v1beta1 (storage); the same CRD as {CRD_DIR}"
+    assert api["detail"] == f"served: v1alpha1 (deprecated), v1beta1 (storage); the same CRD as {dynamo_crds.newest}"
     assert checks[("namespace", namespace)]["status"] == "ok"
     assert checks[("secret", "ngc-registry-secret")]["detail"] == "pull secret present"
     assert checks[("secret", "ngc-api-secret")]["detail"] == "secret present with key NGC_API_KEY"
@@ -91,8 +95,8 @@ def test_preflight_passes_where_everything_the_release_names_exists(control_plan
     assert "nvapi-not-a-real-key" not in json.dumps(report)
 
 
-def test_preflight_names_each_missing_thing(control_plane, namespace, capsys):
-    code, report = run(control_plane, capsys, namespace, "--set", "cache.storageClass=no-such-class",
+def test_preflight_names_each_missing_thing(run, namespace):
+    code, report = run(namespace, "--set", "cache.storageClass=no-such-class",
                        "--set", "worker.priorityClassName=no-such-priority",
                        "--set-string", "worker.nodeSelector.nvidia\\.com/gpu\\.product=NO-SUCH-GPU")
     checks = by_subject(report)
@@ -106,30 +110,31 @@ def test_preflight_names_each_missing_thing(control_plane, namespace, capsys):
     assert len(short) == 1 and "2 nvidia.com/gpu on NO-SUCH-GPU" in short[0]["detail"]
 
 
-def test_preflight_reports_an_absent_namespace_and_a_key_missing_from_the_secret(control_plane, namespace, capsys):
+def test_preflight_reports_an_absent_namespace_and_a_key_missing_from_the_secret(run, control_plane, namespace):
     secret(control_plane, namespace, "ngc-api-secret", "Opaque", {"WRONG_KEY": "x"})
-    code, report = run(control_plane, capsys, namespace)
+    code, report = run(namespace)
     assert code == 1
     assert by_subject(report)[("secret", "ngc-api-secret")]["detail"] == \
         "has no key NGC_API_KEY (keys: WRONG_KEY)"
-    code, report = run(control_plane, capsys, f"{namespace}-absent")
+    code, report = run(f"{namespace}-absent")
     assert code == 1
     assert by_subject(report)[("namespace", f"{namespace}-absent")]["status"] == "error"
 
 
 @pytest.mark.parametrize(("modes", "status"), [(["ReadWriteOnce"], "error"), (["ReadWriteMany"], "ok")])
-def test_an_existing_claim_must_be_shared_when_the_job_and_the_worker_both_mount_it(control_plane, namespace, capsys,
+def test_an_existing_claim_must_be_shared_when_the_job_and_the_worker_both_mount_it(run, control_plane, namespace,
                                                                                    modes, status):
     create(control_plane, f"/api/v1/namespaces/{namespace}/persistentvolumeclaims", {
         "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "models"},
         "spec": {"accessModes": modes, "resources": {"requests": {"storage": "200Gi"}}}})
-    _code, report = run(control_plane, capsys, namespace, "--set", "cache.create=false", "--set", "cache.name=models")
+    _code, report = run(namespace, "--set", "cache.create=false", "--set", "cache.name=models")
     check = by_subject(report)[("storage", "models")]
     assert check["status"] == status, check
 
 
 def test_without_crd_the_cluster_crd_is_matched_against_the_bundled_releases(control_plane, namespace, capsys):
-    # The test cluster carries the newest upstream DGD CRD, which is what schemas/1.5.0-dev was generated from.
+    # The test cluster carries the newest upstream DGD CRD (schemas/1.5.0-dev was generated from it) or, with
+    # nothing beside the repository, the CRD rebuilt from schemas/1.5.0-dev.
     code = dgdlint(["preflight", "--chart", str(CHART), "-f", str(VALUES_DIR / "nano-fp8.yaml"),
                     "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig), "--format", "json"])
     api = by_subject(json.loads(capsys.readouterr().out))[("api", "DynamoGraphDeployment")]

@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from refdata import CRD_DIR
-
 INPUTS = Path(__file__).with_name("inputs")
 DGDLINT = str(Path(sys.executable).with_name("dgdlint"))
 FOUR_GB = 4 * 1024 ** 3
@@ -55,11 +53,11 @@ def test_every_kept_input_has_an_expectation():
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 @pytest.mark.parametrize("with_crd", [False, True], ids=["rules", "schema+rules"])
-def test_hostile_input_is_a_finding_at_a_line(name, with_crd):
+def test_hostile_input_is_a_finding_at_a_line(name, with_crd, dynamo_crds):
     code, rule, line = EXPECTED[name]
     args = ["check", str(INPUTS / name)]
-    if with_crd and CRD_DIR.exists():
-        args += ["--crd", str(CRD_DIR)]
+    if with_crd:
+        args += ["--crd", str(dynamo_crds.newest)]
     completed = dgdlint(*args)
     output = completed.stdout.decode() + completed.stderr.decode()
     assert "Traceback" not in output and "internal" not in output

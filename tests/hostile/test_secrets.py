@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from dgdlint.cli import main
-from refdata import CRD_DIR
 
 SECRET = "nvapi-TOPSECRET-0123456789abcdef"
 MANIFEST = f"""\
@@ -65,13 +64,12 @@ spec:
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "github"])
-def test_no_format_echoes_a_secret(capsys, tmp_path, fmt):
+def test_no_format_echoes_a_secret(capsys, tmp_path, fmt, dynamo_crds):
     target = tmp_path / "leaky.yaml"
     target.write_text(MANIFEST)
     args = ["check", "--format", fmt, "--show-fix", str(target)] if fmt == "text" else ["check", "--format", fmt,
                                                                                          str(target)]
-    if CRD_DIR.exists():
-        args[1:1] = ["--crd", str(CRD_DIR)]
+    args[1:1] = ["--crd", str(dynamo_crds.newest)]
     code = main(args)
     captured = capsys.readouterr()
     assert code == 1

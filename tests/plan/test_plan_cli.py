@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from refdata import CRD_DIR, ROOT, require_reference
+from refdata import ROOT
 
 MIXED = "tests/rules/gpu-products-mixed/fail/hopper-or-ampere.yaml"
 UNKNOWN = "tests/rules/gpu-product-unknown/fail/bare-h100-label.yaml"
@@ -104,12 +104,11 @@ def test_the_schema_stage_runs_with_the_bundled_schemas(run_plan, tmp_path):
     assert code == 1 and "error crd-schema" in out
 
 
-def test_with_a_crd_the_schema_stage_reads_it(run_plan, tmp_path):
-    require_reference(CRD_DIR)
+def test_with_a_crd_the_schema_stage_reads_it(run_plan, tmp_path, dynamo_crds):
     text = (ROOT / "tests/rules/_base/regular-v1alpha1.yaml").read_text().replace("replicas: 2", "replicas: two")
     path = tmp_path / "bad-schema.yaml"
     path.write_text(text)
-    code, out = run_plan(str(path), "--crd", str(CRD_DIR))
+    code, out = run_plan(str(path), "--crd", str(dynamo_crds.newest))
     assert code == 1 and "error crd-schema" in out
 
 

@@ -9,7 +9,6 @@ from dgdlint.engine import check_texts
 from dgdlint.release import Release, release_of
 from dgdlint.rules.webhook_grove import pcs_name
 from dgdlint.schema import SchemaStage
-from refdata import DGD_CRD, require_reference
 
 
 def loud(text: str, stage=None) -> list[tuple[str, int, str]]:
@@ -128,9 +127,9 @@ def test_a_grove_only_field_the_release_lacks_is_the_schemas_finding_not_a_rules
 
 
 @pytest.mark.parametrize("stage", [None, "bundled", "crd"])
-def test_the_newest_release_has_runtime_version_override(stage):
+def test_the_newest_release_has_runtime_version_override(stage, dynamo_crds):
     schema_stage = {None: None, "bundled": SchemaStage(),
-                    "crd": SchemaStage([str(require_reference(DGD_CRD))]) if stage == "crd" else None}[stage]
+                    "crd": SchemaStage([str(dynamo_crds.dgd)]) if stage == "crd" else None}[stage]
     release = release_of(schema_stage)
     assert release.has_field("v1beta1", ("spec", "components", "*", "runtimeVersionOverride"))
 
