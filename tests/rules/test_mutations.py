@@ -60,6 +60,24 @@ MUTANTS = [
      "streaming-timeout-mismatch"),  # timeouts compared as text: 180.0 taken for another timeout
     ("rules/streaming.py", "if _seconds(value) != _seconds(expected):",
      "if _seconds(value) > _seconds(expected):", "streaming-timeout-mismatch"),  # != loosened to >
+    # rules a-m
+    ("rules/admission.py", "graph.backend_framework not in BACKEND_FRAMEWORKS",
+     '(graph.backend_framework or "").lower() not in BACKEND_FRAMEWORKS',
+     "backend-framework-invalid"),  # the enum read case-insensitively
+    ("rules/cache.py", "if pods <= 1 or", "if pods <= 2 or", "cache-access-mode"),  # two pods let through
+    ("rules/cache.py", 'if cache_path and cache_path.rstrip("/") != NIM_CACHE_PATH:',
+     'if cache_path and cache_path.rstrip("/").lower() != NIM_CACHE_PATH:',
+     "cache-mount-path"),  # a path compared case-insensitively
+    ("rules/webhook_gpu.py", "if component.type.text not in GMS_COMPONENT_TYPES:",
+     'if (component.type.text or "").lower() not in GMS_COMPONENT_TYPES:',
+     "gpu-memory-service-invalid"),  # the component type read case-insensitively
+    ("rules/webhook_gpu.py", "shadows not in (0, 1)", "shadows > 2", "failover-invalid"),  # 2 shadows let through
+    ("rules/webhook_gpu.py", "return None if int(text) > 0 else", "return None if int(text) >= 0 else",
+     "gpu-power-limit-invalid"),  # > loosened to >=: zero watts accepted
+    ("rules/webhook_gpu.py", "not _DECIMAL_INT.fullmatch(text)", "not _DECIMAL_INT.fullmatch(text.strip())",
+     "gpu-power-limit-invalid"),  # spaces accepted, which Go's Atoi refuses
+    ("rules/model_selection.py", 'if name == "NIM_TAGS_SELECTOR" and got is not None:', "if False:",
+     "download-job-model-mismatch"),  # the tags selector compared as text: order and spaces matter again
 ]
 
 
