@@ -61,9 +61,10 @@ def nim_image_mismatch(model: Model):
 
 
 def _all_images(model: Model):
-    """Every container image that is a real reference (placeholders are placeholder-value's)."""
+    """Every container image that is a real reference (placeholders are placeholder-value's, an empty image
+    main-image-missing's)."""
     for owner, container, _pod in model.all_containers():
-        if container.image is not None and not placeholder_in(container.image):
+        if container.image and not placeholder_in(container.image):
             yield owner, container
 
 
