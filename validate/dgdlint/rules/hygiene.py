@@ -223,19 +223,21 @@ def duplicate_env(model: Model):
             if key in seen_lists:
                 continue
             seen_lists.add(key)
-            first: dict[str, int] = {}
+            entries: dict[str, list[int]] = {}
             for index, item in enumerate(raw):
                 name = as_str(as_map(item).get("name"))
-                if not name:
+                if name:
+                    entries.setdefault(name, []).append(index)
+            # the graph-level list (directly under spec) reaches every component: it is the graph's
+            where = f"{container.obj.label} graph-level env" if len(path) == 2 and path[0] == "spec" \
+                else f"{owner.label}: env"
+            for name, indexes in entries.items():
+                if len(indexes) < 2:
                     continue
-                if name in first:
-                    # the graph-level list (directly under spec) reaches every component: it is the graph's
-                    where = f"{container.obj.label} graph-level env" if len(path) == 2 and path[0] == "spec" \
-                        else f"{owner.label}: env"
-                    yield Hit(container.obj, path + (index, "name"),
-                              f"{where} {name} appears twice (first at entry {first[name]})",
-                              related=[container.obj.location(path + (first[name], "name"), "first entry")])
-                else:
-                    first[name] = index
+                # once per name, at its first repeat, as the API server reports a repeated list-map key
+                times = "twice" if len(indexes) == 2 else f"{len(indexes)} times"
+                yield Hit(container.obj, path + (indexes[1], "name"),
+                          f"{where} {name} appears {times} (entries {', '.join(map(str, indexes))})",
+                          related=[container.obj.location(path + (indexes[0], "name"), "first entry")])
 
 
