@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dgdlint.cosmos import cache_mounts, download_jobs, is_streaming, nim_workers
 from dgdlint.diff.comparison import PVC_KIND, Comparison, absent, location, object_key, plural, shown
-from dgdlint.diff.views import MODEL_FIELDS, model_identity
+from dgdlint.diff.views import MODEL_FIELDS, model_identity, same_model_value
 from dgdlint.model import DGD_KIND, DYNAMO_GROUP, Graph, KObject, Model, as_str, canonical_json
 
 
@@ -26,7 +26,7 @@ def download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
         if previous is None:
             continue
         before, after = model_identity(previous.main), model_identity(component.main)
-        changed = [name for name in MODEL_FIELDS if before[name][0] != after[name][0]]
+        changed = [name for name in MODEL_FIELDS if not same_model_value(name, before[name][0], after[name][0])]
         if not changed:
             continue
         first = changed[0]
@@ -49,12 +49,12 @@ def download_not_rerun(run: Comparison, old: Graph, new: Graph) -> None:
             template = ("spec", "template")
             unchanged = previous_job is not None and not rerun_on_every_upgrade(job.obj) and \
                 canonical_json(previous_job.obj.get(template)) == canonical_json(job.obj.get(template))
-            stale = [name for name in changed if fetched[name][0] != after[name][0]]
+            stale = [name for name in changed if not same_model_value(name, fetched[name][0], after[name][0])]
             for name in stale:
                 got = fetched[name][0]
                 if unchanged:
                     tail = f"{job.label} is unchanged: it still has {shown(got)} and does not run again"
-                elif got == before[name][0]:
+                elif same_model_value(name, got, before[name][0]):
                     tail = f"{job.label} still downloads {shown(got)}"
                 else:
                     tail = f"{job.label} has {shown(got)}"
