@@ -19,7 +19,6 @@ CHART = REPO / "charts" / "cosmos3-reasoner"
 VALUES_DIR = REPO / "values"
 MATRIX_FILE = CHART / "files" / "support-matrix.yaml"
 REFERENCE = REPO / ".." / "shared" / "reference"
-CRD_FILE = REFERENCE / "dynamo-crds" / "nvidia.com_dynamographdeployments.yaml"
 BUNDLED = REPO / "schemas"
 
 NIM_IMAGE = "nvcr.io/nim/nvidia/cosmos3:2.1.0"
