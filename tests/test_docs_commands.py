@@ -1,7 +1,9 @@
 """Every dgdlint and `make render` command the documentation shows runs as shown from the repository root
 (exit 0, or 1 where it shows findings; never a usage error or a traceback), and calls dgdlint the way a
-fresh `make setup` provides it: `.venv/bin/dgdlint`. Commands that need a cluster, a live frontend or a
-release (`helm ...`, `kubectl ...`, `--url`, `--crd cluster`, `dgdlint preflight`) are shown, not run."""
+fresh `make setup` provides it: `.venv/bin/dgdlint`. The dgdlint commands that read a cluster
+(`--crd cluster`, `dgdlint preflight`) run against the cluster tier's API server
+(tests/cluster/test_docs_cluster_commands.py); commands that need a live frontend or a release (`--url`,
+a pipe) are shown, not run."""
 
 from __future__ import annotations
 
@@ -41,21 +43,37 @@ def shown_commands() -> list[tuple[str, str]]:
 
 
 COMMANDS = shown_commands()
+READS_A_CLUSTER = ("--crd cluster", "preflight ")
+
+
+def reads_a_cluster(command: str) -> bool:
+    return any(marker in command for marker in READS_A_CLUSTER) and not any(
+        marker in command for marker in ("--url", "|"))
+
+
+LOCAL_COMMANDS = [(doc, command) for doc, command in COMMANDS if not reads_a_cluster(command)]
+CLUSTER_COMMANDS = [(doc, command) for doc, command in COMMANDS if reads_a_cluster(command)]
 
 
 def test_the_docs_show_commands():
     assert len(COMMANDS) >= 10
 
 
-@pytest.mark.parametrize("doc, command", COMMANDS, ids=[f"{d}: {c[:60]}" for d, c in COMMANDS])
-def test_a_shown_command_runs_as_shown(doc, command, tmp_path):
-    assert not command.startswith("dgdlint "), f"{doc}: `{command}`: dgdlint is .venv/bin/dgdlint after make setup"
+@pytest.mark.parametrize("doc, command", LOCAL_COMMANDS, ids=[f"{d}: {c[:60]}" for d, c in LOCAL_COMMANDS])
+def test_a_shown_command_runs_as_shown(doc, command):
     if any(marker in command for marker in NEEDS_A_CLUSTER):
         pytest.skip("needs a cluster, a release or a live frontend")
+    run_as_shown(doc, command)
+
+
+def run_as_shown(doc: str, command: str, environment: dict[str, str] | None = None) -> str:
+    """Run a shown command from the repository root: exit 0 or 1, no traceback, nothing left behind; its
+    output."""
+    assert not command.startswith("dgdlint "), f"{doc}: `{command}`: dgdlint is .venv/bin/dgdlint after make setup"
     archives = [word for word in shlex.split(command) if word.startswith("dist/")]
     if archives and not all((ROOT / archive).is_file() for archive in archives):  # `make package` builds it
         subprocess.run(["make", "package"], cwd=ROOT, capture_output=True, check=True, timeout=300)
-    environment = dict(os.environ)
+    environment = {**os.environ, **(environment or {})}
     environment.pop("DGDLINT_CRD", None)
     words = [word.replace(">", "") for word in shlex.split(command) if word != ">"]
     if ">" in command:  # `make render ... > manifests.yaml`: keep the output out of the repository
@@ -67,3 +85,4 @@ def test_a_shown_command_runs_as_shown(doc, command, tmp_path):
     assert completed.returncode in (0, 1), f"{doc}: `{command}` exits {completed.returncode}:\n{output[-2000:]}"
     for written in [w for w in words if Path(ROOT, w).suffix in (".sarif", ".json", ".md") and "=" not in w]:
         Path(ROOT, written).unlink(missing_ok=True)
+    return output
