@@ -60,6 +60,13 @@ MUTANTS = [
      "streaming-timeout-mismatch"),  # timeouts compared as text: 180.0 taken for another timeout
     ("rules/streaming.py", "if _seconds(value) != _seconds(expected):",
      "if _seconds(value) > _seconds(expected):", "streaming-timeout-mismatch"),  # != loosened to >
+    ("rules/webhook_annotations.py", 'GROVE_UPDATE_STRATEGY: (("RollingRecreate", "OnDelete"), False),',
+     'GROVE_UPDATE_STRATEGY: (("RollingRecreate", "OnDelete"), True),',
+     "operator-annotation-invalid"),  # the update strategy read case-insensitively, as the webhook does not
+    ("webhook_model.py", '(enable.text or "").lower() == "false"', 'enable.text == "false"',
+     "provider-override-invalid"),  # enable-grove read case-sensitively: FALSE taken for Grove on
+    ("rules/webhook_components.py", "amount is not None and amount < 0", "amount is not None and amount <= 0",
+     "shared-memory-negative"),  # a size at the bound, 0, refused
     # rules a-m
     ("rules/admission.py", "graph.backend_framework not in BACKEND_FRAMEWORKS",
      '(graph.backend_framework or "").lower() not in BACKEND_FRAMEWORKS',
