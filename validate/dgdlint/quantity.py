@@ -58,9 +58,10 @@ def format_bytes(count: int) -> str:
 
 
 def is_quantity(text: object) -> bool:
-    """Whether the API server would parse `text` as a quantity."""
+    """Whether the API server would parse `text` as a quantity (Kubernetes' ParseQuantity trims nothing:
+    `" 16Gi"` and `"16Gi "` are refused, and the operator drops them)."""
     text = as_str(text)
-    return text is not None and _QUANTITY.match(text.strip()) is not None
+    return text is not None and text == text.strip() and _QUANTITY.match(text) is not None
 
 
 def canonical_quantity(text: str | None) -> str:
