@@ -46,3 +46,9 @@ def test_the_declaration_names_fixtures_of_its_rule_or_says_why_none_apply(path:
     if boundaries:
         sides = {name.split("/")[0] for name in boundaries}
         assert sides == {"pass", "fail"}, f"{path}: a boundary needs a passing and a failing fixture"
+
+
+@pytest.mark.parametrize("rule_name", sorted(REGISTRY))
+def test_every_rule_declares_the_values_it_reads_and_the_fixtures_that_pin_them(rule_name: str):
+    assert (HERE / rule_name / "variants.yaml").is_file(), \
+        f"{rule_name}: no variants.yaml (its other spellings and boundaries, or why none apply)"
