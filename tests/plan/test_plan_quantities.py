@@ -87,3 +87,14 @@ def test_one_parser_serves_the_admission_rule_and_diff():
     assert canonical_quantity("1") == canonical_quantity("1000m") == "1"
     assert canonical_quantity("96Gi") == str(96 * 2**30)
     assert canonical_quantity(" lots ") == "lots"
+
+
+@pytest.mark.parametrize(("quantity", "count"), [
+    ("1", 1), (1, 1), ("8", 8), ("1000m", 1), ("2000m", 2), ("1e1", 10), ("0", 0),
+    ("1.5", 1),  # the API server refuses a fraction of an extended resource; counted down, never up
+    ("INF", 0), ("1e400", 0), ("two", 0), (None, 0),
+])
+def test_a_gpu_count_is_read_as_the_quantity_kubernetes_reads(quantity, count):
+    from dgdlint.model.objects import parse_count
+
+    assert parse_count(quantity) == count

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from dgdlint.findings import Location
 from dgdlint.load import Document, format_path
+from dgdlint.quantity import parse_quantity
+from dgdlint.scalars import as_str
 
 DGD_KIND = "DynamoGraphDeployment"
 DYNAMO_GROUP = "nvidia.com"
@@ -30,13 +32,6 @@ def as_list(value: object) -> list:
     return value if isinstance(value, list) else []
 
 
-def as_str(value: object) -> str | None:
-    """Scalars as the API server would coerce them for a string field; collections are None."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (str, int, float)):
-        return str(value)
-    return None
 
 
 @dataclass
@@ -196,7 +191,7 @@ def canonical_json(value: object, unordered: bool = False) -> str:
 
 
 def parse_count(quantity: str | None) -> int:
-    try:
-        return int(float(quantity)) if quantity is not None else 0
-    except (ValueError, OverflowError):  # "INF" or "1e400" is no count either
-        return 0
+    """A count of devices from its quantity, as Kubernetes reads it (`1`, `"1"`, `1000m` are one); what is
+    no quantity (`INF`, `1e400`, `two`) counts none."""
+    value = parse_quantity(quantity)
+    return int(value) if value is not None else 0

@@ -1,0 +1,13 @@
+"""How the API server reads a YAML scalar where it wants text (a string field, a quantity): the one
+reading every layer shares."""
+
+from __future__ import annotations
+
+
+def as_str(value: object) -> str | None:
+    """Scalars as the API server would coerce them for a string field; collections are None."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
