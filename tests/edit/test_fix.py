@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -175,3 +176,29 @@ def test_a_script_that_starts_the_module_twice_is_left_and_reported(capsys, tmp_
     assert (code, out) == (0, "")
     assert "dynamo.vllm appears 2 times in one command string; add --enable-multimodal by hand " \
            "[multimodal-flag-missing] [fix-ambiguous]" in err
+
+
+TIMEOUT_CASE = RULES / "streaming-timeout-mismatch" / "fail" / "frontend-timeout-worker-default.yaml"
+
+
+def test_a_timeout_spelled_two_ways_is_one_value_and_is_copied_where_it_is_missing(capsys, tmp_path):
+    """Frontend 300, a second worker 300.0 (the same timeout), the first worker unset: the one answer is
+    300, copied as the frontend spells it; the worker that says 300.0 is left as it is."""
+    import yaml
+
+    documents = list(yaml.safe_load_all(TIMEOUT_CASE.read_text()))
+    services = documents[-1]["spec"]["services"]
+    second = copy.deepcopy(services["ReasonerWorker"])
+    second["envs"].append({"name": "NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S", "value": "300.0"})
+    services["SecondWorker"] = second
+    target = tmp_path / "timeouts.yaml"
+    target.write_text(yaml.safe_dump_all(documents, sort_keys=False))
+
+    code, _, err = run(capsys, "fix", str(target))
+
+    assert code == 0 and "fix-ambiguous" not in err, err
+    fixed = list(yaml.safe_load_all(target.read_text()))[-1]["spec"]["services"]
+    timeouts = {name: [e["value"] for e in service["envs"] if e["name"] == "NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S"]
+                for name, service in fixed.items()}
+    assert timeouts == {"Frontend": ["300"], "ReasonerWorker": ["300"], "SecondWorker": ["300.0"]}
+    assert ("streaming-timeout-mismatch", "warning") not in _findings(target)

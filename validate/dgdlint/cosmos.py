@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from dgdlint.model import Component, Container, Graph, Model, Workload
@@ -181,6 +182,15 @@ def parse_tags_selector(text: str | None) -> dict[str, str]:
             key, value = part.split("=", 1)
             out[key.strip()] = value.strip()
     return out
+
+
+def timeout_seconds(text: str) -> Decimal | str:
+    """A timeout as a number of seconds (`180`, `180.0` and `1.8e2` are one timeout), else the text as written."""
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return text
+    return number if number.is_finite() else text
 
 
 def env_text(container: Container, name: str) -> str | None:

@@ -13,6 +13,7 @@ from dgdlint.cosmos import (
     is_streaming,
     nim_workers,
     support_matrix,
+    timeout_seconds,
 )
 from dgdlint.edit.fix import AddFlag, Ambiguous, SetEnv
 from dgdlint.model import Model
@@ -57,20 +58,22 @@ def fix_streaming_worker_env(model: Model):
                                  f"{worker.label}: {name}={accepted[0]} (a streaming worker)")
 
 
-def _copy_to_missing(model: Model, rule: str, name: str):
-    """Set `name` where it is missing from the value the others agree on; several values: ambiguous."""
+def _copy_to_missing(model: Model, rule: str, name: str, meaning: Callable[[str], object] = lambda text: text):
+    """Set `name` where it is missing from the value the others agree on (values that mean the same, by
+    `meaning`, agree: the first one set is copied); values that differ: ambiguous."""
     for graph in _streaming_graphs(model):
         parts = graph.frontends + nim_workers(graph)
-        values = {env_text(p.main, name) for p in parts if p.main.env_var(name) is not None}
+        texts = [env_text(p.main, name) for p in parts if p.main.env_var(name) is not None]
+        values = {meaning(text) if text is not None else None for text in texts}
         missing = [p for p in parts if p.main.env_var(name) is None]
         if len(values) > 1:
-            shown = " and ".join(sorted(repr(v) for v in values if v is not None))
+            shown = " and ".join(sorted({repr(text) for text in texts if text is not None}))
             where = next(p for p in parts if p.main.env_var(name) is not None)
             yield Ambiguous(rule, graph.obj, where.main.env_path(name),
                             f"{graph.obj.label} sets {name} to {shown} in different components; which one is "
                             "right is yours to choose")
         elif missing and len(values) == 1 and None not in values:
-            value = values.pop()
+            value = texts[0]
             for part in missing:
                 yield SetEnv(rule, graph.obj, part.main, name, value,
                              f"{part.label}: {name}={value}, as the rest of the graph sets it")
@@ -87,7 +90,7 @@ def fix_streaming_endpoint(model: Model):
 
 
 def fix_streaming_timeout(model: Model):
-    yield from _copy_to_missing(model, "streaming-timeout-mismatch", TIMEOUT)
+    yield from _copy_to_missing(model, "streaming-timeout-mismatch", TIMEOUT, timeout_seconds)
 
 
 def fix_multimodal_flag(model: Model):

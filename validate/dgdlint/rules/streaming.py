@@ -4,7 +4,6 @@ workers run with streaming on, and frontend and workers agree on one endpoint an
 from __future__ import annotations
 
 import json
-from decimal import Decimal, InvalidOperation
 
 from dgdlint.cosmos import (
     DEFAULT_STREAMING_REQUEST_TIMEOUT,
@@ -18,6 +17,7 @@ from dgdlint.cosmos import (
     placeholder_in,
     runs_streaming_frontend,
 )
+from dgdlint.cosmos import timeout_seconds as _seconds
 from dgdlint.model import Model
 from dgdlint.rules.registry import Hit, rule
 
@@ -181,15 +181,6 @@ def streaming_async_scheduling(model: Model):
                 yield Hit(graph.obj, entry.path,
                           f"{worker.label} asks for asynchronous scheduling ({entry.name}), which streaming "
                           "turns off")
-
-
-def _seconds(text: str) -> Decimal | str:
-    """A timeout as a number of seconds (`180`, `180.0` and `1.8e2` are one timeout), else the text as written."""
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return text
-    return number if number.is_finite() else text
 
 
 @rule(
