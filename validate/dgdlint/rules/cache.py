@@ -180,8 +180,10 @@ def volume_mount_point_missing(model: Model):
 @rule(
     name="pvc-create-incomplete", code="DGD406", severity="error", family="admission",
     title="A PVC the operator creates has size, storageClass and volumeAccessMode",
-    rationale="""With `create: true` the operator needs all three to create the claim (a CRD validation
-    rule the offline schema check does not run); without them the apply is rejected.""",
+    rationale="""With `create: true` the operator needs all three to create the claim. Left out, the CRD's
+    validation rule rejects the apply; given as empty text, the apply passes that rule (it asks only that
+    the fields be present) but leaves the operator no size, class or access mode to create the claim
+    with.""",
     remediation="Add size, storageClass and volumeAccessMode to the spec.pvcs entry, or set create: false "
                 "for an existing claim.",
 )
