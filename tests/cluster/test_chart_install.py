@@ -5,8 +5,8 @@ No kubelet or Job controller runs here, so no pod ever starts and no Job finishe
 and uninstall cycle therefore uses the download's `gated` mode (an ordinary Job beside the DGD, nothing
 for Helm to wait on); the default `hook` mode is checked for what Helm does before its download hook
 finishes (the claim and the Job created, the DGD not yet); `helm test` can only time out waiting for its
-test pod. Nothing here marks a Job complete or pretends a pod ran. (test_chart_upgrade_from_2_1_0.py
-upgrades from chart 2.1.0 in the hook mode, completing the hook Job as the Job controller would.)"""
+test pod. Nothing here marks a Job complete or pretends a pod ran (nor in test_chart_upgrade_from_2_1_0.py,
+which upgrades from chart 2.1.0 in the hook mode)."""
 
 from __future__ import annotations
 
