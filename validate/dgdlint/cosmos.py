@@ -20,7 +20,11 @@ _MATRIX_IN_CHART = Path("charts") / "cosmos3-reasoner" / "files" / "support-matr
 
 
 def is_nim_image(image: str | None) -> bool:
-    return bool(image) and (image.startswith("nvcr.io/nim/") or "/cosmos3" in image.split("@")[0])
+    """A NIM image: NVIDIA's NIM registry path, or the Cosmos3 NIM's repository name under any registry
+    (a mirror keeps the last path segment, `cosmos3`); `cosmos3-tools` or a `cosmos3/` folder is not it."""
+    if not image:
+        return False
+    return image.startswith("nvcr.io/nim/") or (image_repository(image) or "").rsplit("/", 1)[-1] == "cosmos3"
 
 
 def runs_nim(container: Container) -> bool:
