@@ -202,3 +202,16 @@ def test_a_timeout_spelled_two_ways_is_one_value_and_is_copied_where_it_is_missi
                 for name, service in fixed.items()}
     assert timeouts == {"Frontend": ["300"], "ReasonerWorker": ["300"], "SecondWorker": ["300.0"]}
     assert ("streaming-timeout-mismatch", "warning") not in _findings(target)
+
+
+def test_capability_names_in_capitals_are_written_in_lower_case_and_video_added_once(capsys, tmp_path):
+    case = RULES / "video-driver-capability-missing" / "fail" / "video-in-capitals-v1beta1.yaml"
+    target = tmp_path / case.name
+    shutil.copy(case, target)
+    assert "value: COMPUTE,UTILITY,VIDEO" in case.read_text()
+
+    code, _, err = run(capsys, "fix", str(target))
+
+    assert code == 0, err
+    assert "value: compute,utility,video\n" in target.read_text()
+    assert "COMPUTE,UTILITY,VIDEO" not in target.read_text()

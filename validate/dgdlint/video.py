@@ -19,6 +19,8 @@ DEFAULT_NUM_FRAMES = "32"
 ALLOW_INTERNAL_ENV = "DYN_MM_ALLOW_INTERNAL"
 MULTIMODAL_ENV = "DYN_VLLM_ENABLE_MULTIMODAL"
 DRIVER_CAPABILITIES_ENV = "NVIDIA_DRIVER_CAPABILITIES"
+# The capability names the NVIDIA Container Toolkit knows (lower case; it compares each item exactly).
+DRIVER_CAPABILITY_NAMES = ("compute", "compat32", "graphics", "utility", "video", "display", "ngx", "all")
 FRONTEND_DECODING_SINCE = (1, 6)
 
 # Codecs a graph may declare, by canonical name; spellings are folded to these.

@@ -112,7 +112,13 @@ def fix_multimodal_flag(model: Model):
 
 
 def fix_driver_capabilities(model: Model):
-    from dgdlint.video import DRIVER_CAPABILITIES_ENV, HARDWARE_CODECS, nvidia_gpus, video_graphs
+    from dgdlint.video import (
+        DRIVER_CAPABILITIES_ENV,
+        DRIVER_CAPABILITY_NAMES,
+        HARDWARE_CODECS,
+        nvidia_gpus,
+        video_graphs,
+    )
 
     rule = "video-driver-capability-missing"
     for graph in video_graphs(model):
@@ -124,7 +130,10 @@ def fix_driver_capabilities(model: Model):
                 continue
             capabilities = [part.strip() for part in entry.value.split(",") if part.strip()]
             if not set(capabilities) & {"video", "all"}:  # exactly, as the toolkit compares them
-                value = ",".join(capabilities + ["video"])
+                # known names written in capitals grant nothing either: lower-cased, then `video` added
+                named = [c.lower() if c.lower() in DRIVER_CAPABILITY_NAMES else c for c in capabilities]
+                named = list(dict.fromkeys(named))
+                value = ",".join(named if set(named) & {"video", "all"} else named + ["video"])
                 yield SetEnv(rule, graph.obj, worker.main, DRIVER_CAPABILITIES_ENV, value,
                              f"{worker.label}: {DRIVER_CAPABILITIES_ENV}={value} (NVDEC decodes its video)")
 

@@ -18,6 +18,7 @@ from dgdlint.video import (
     CODECS_ANNOTATION,
     DEFAULT_NUM_FRAMES,
     DRIVER_CAPABILITIES_ENV,
+    DRIVER_CAPABILITY_NAMES,
     FRONTEND_DECODING_SINCE,
     HARDWARE_CODECS,
     MULTIMODAL_ENV,
@@ -144,7 +145,8 @@ the annotation H.264/H.265 is assumed. """
                        "the capability. " + _TAKES_MEDIA,
     remediation="Add `video` to NVIDIA_DRIVER_CAPABILITIES (e.g. `compute,utility,video`) on every GPU worker "
                 "that takes media.",
-    fixable="""Adds `video` to the worker's NVIDIA_DRIVER_CAPABILITIES.""",
+    fixable="""Adds `video` to the worker's NVIDIA_DRIVER_CAPABILITIES, and writes in lower case the known
+    capability names given in capitals (`COMPUTE,UTILITY,VIDEO` becomes `compute,utility,video`).""",
 )
 def video_driver_capability_missing(model: Model):
     for graph, worker, gpus in _decoding_workers(model):
@@ -155,9 +157,11 @@ def video_driver_capability_missing(model: Model):
         # `video`, `ALL` no `all`
         capabilities = {part.strip() for part in entry.value.split(",")}
         if not capabilities & {"video", "all"}:
+            capitals = sorted(c for c in capabilities if c != c.lower() and c.lower() in DRIVER_CAPABILITY_NAMES)
+            note = f" ({', '.join(capitals)}: the toolkit knows only lower-case names)" if capitals else ""
             yield Hit(graph.obj, entry.path,
                       f"{worker.label} takes media on {gpus} GPU(s) and decodes {graph.codecs.hardware_text()} "
-                      f"on NVDEC, but {DRIVER_CAPABILITIES_ENV}={shown(entry.value)} has no `video`")
+                      f"on NVDEC, but {DRIVER_CAPABILITIES_ENV}={shown(entry.value)} has no `video`{note}")
 
 
 @rule(
