@@ -179,6 +179,30 @@ def worker_claims(graph: Graph) -> set[str]:
     return claims
 
 
+def tags_selector_filters(text: str) -> dict[str, str] | None:
+    """The selector's key=value filters, when it reads as exactly that: every comma-separated part one
+    `key=value` with a key, no key twice; else None (then only the text as written can be compared)."""
+    filters: dict[str, str] = {}
+    for part in text.split(","):
+        key, equals, value = part.partition("=")
+        key = key.strip()
+        if not equals or not key or key in filters or "=" in value:
+            return None
+        filters[key] = value.strip()
+    return filters
+
+
+def same_model_value(name: str, before: str | None, after: str | None) -> bool:
+    """Whether two values of one model field (image, NIM_MODEL_VARIANT, NIM_PRECISION, NIM_TAGS_SELECTOR)
+    select the same model. A tags selector that reads cleanly as key=value filters is compared as filters
+    (their order, and spaces around them, assumed not to matter to the NIM); anything else as text."""
+    if name == "NIM_TAGS_SELECTOR" and before is not None and after is not None:
+        filters = tags_selector_filters(before), tags_selector_filters(after)
+        if None not in filters:
+            return filters[0] == filters[1]
+    return before == after
+
+
 def parse_tags_selector(text: str | None) -> dict[str, str]:
     out = {}
     for part in (text or "").split(","):

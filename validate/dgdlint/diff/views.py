@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dgdlint.cosmos import env_text, parse_tags_selector
+from dgdlint.cosmos import env_text
 from dgdlint.model import Component, Container, canonical_json
 from dgdlint.quantity import canonical_quantity
 
@@ -91,14 +91,6 @@ def describe_changes(changes: list[Change], limit: int = 4) -> str:
 
 
 MODEL_FIELDS = ("image", "NIM_MODEL_VARIANT", "NIM_PRECISION", "NIM_TAGS_SELECTOR")
-
-
-def same_model_value(name: str, before: str | None, after: str | None) -> bool:
-    """Whether two values of one model field select the same model: the tags selector is a set of
-    key=value filters, so their order and the spaces around them do not matter."""
-    if name == "NIM_TAGS_SELECTOR" and before is not None and after is not None:
-        return parse_tags_selector(before) == parse_tags_selector(after)
-    return before == after
 
 
 def model_identity(container: Container) -> dict[str, tuple[str | None, tuple]]:

@@ -10,6 +10,7 @@ from dgdlint.cosmos import (
     is_cosmos_graph,
     nim_workers,
     parse_tags_selector,
+    same_model_value,
     support_matrix,
 )
 from dgdlint.model import Container, Model, canonical_json
@@ -171,13 +172,6 @@ def tags_selector_mismatch(model: Model):
 MODEL_ENV = ("NIM_MODEL_VARIANT", "NIM_PRECISION", "NIM_TAGS_SELECTOR", "NIM_MODEL_TYPE")
 
 
-def _same_model_value(name: str, wanted: str, got: str | None) -> bool:
-    """The tags selector is a set of key=value filters: order and spaces around them do not change it."""
-    if name == "NIM_TAGS_SELECTOR" and got is not None:
-        return parse_tags_selector(wanted) == parse_tags_selector(got)
-    return wanted == got
-
-
 @rule(
     name="download-job-model-mismatch", code="DGD306", severity="error", family="model",
     title="The download Job fetches the model the workers run",
@@ -197,7 +191,7 @@ def download_job_model_mismatch(model: Model):
                 for name in MODEL_ENV:
                     wanted = env_text(worker.main, name)
                     got = env_text(container, name)
-                    if wanted is None or _same_model_value(name, wanted, got):
+                    if wanted is None or same_model_value(name, wanted, got):
                         continue
                     shown = "does not set it" if got is None else f"has {got!r}"
                     yield Hit(graph.obj, _where(worker.main, name),
