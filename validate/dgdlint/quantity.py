@@ -19,7 +19,7 @@ _QUANTITY = re.compile(r"^(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+))"
 def parse_quantity(text: object) -> Decimal | None:
     """`"100m"` -> 0.1, `"96Gi"` -> 103079215104, `"1e3"` -> 1000; None when it is not a quantity."""
     text = as_str(text)
-    match = _QUANTITY.match(text.strip()) if text is not None else None
+    match = _QUANTITY.match(text) if text is not None else None  # as written: ParseQuantity trims nothing
     if match is None:
         return None
     try:
