@@ -72,6 +72,9 @@ MUTANTS = [
      "resource-quantity-invalid"),  # spaces trimmed, as Kubernetes' ParseQuantity does not
     ("rules/model_selection.py", "if tp * dp != count:", "if tp * dp > count:",
      "tags-selector-mismatch"),  # != loosened to >: too few GPUs selected let through
+    ("model/objects.py", "return int(value) if value is not None else 0",
+     "return int(float(quantity)) if quantity is not None and quantity.isdigit() else 0",
+     "gpu-count-unsupported"),  # GPU counts read as plain integers: 1000m taken for no GPU
     # rules a-m
     ("rules/admission.py", "graph.backend_framework not in BACKEND_FRAMEWORKS",
      '(graph.backend_framework or "").lower() not in BACKEND_FRAMEWORKS',
