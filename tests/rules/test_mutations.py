@@ -75,6 +75,8 @@ MUTANTS = [
     ("model/objects.py", "return int(value) if value is not None else 0",
      "return int(float(quantity)) if quantity is not None and quantity.isdigit() else 0",
      "gpu-count-unsupported"),  # GPU counts read as plain integers: 1000m taken for no GPU
+    ("rules/video.py", "    return str(number) if number is not None else text\n", "    return text\n",
+     "video-num-frames-mismatch"),  # frame counts compared as text: " 064 " taken for another count
     # rules a-m
     ("rules/admission.py", "graph.backend_framework not in BACKEND_FRAMEWORKS",
      '(graph.backend_framework or "").lower() not in BACKEND_FRAMEWORKS',
