@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 
 from dgdlint.model import Component, Container, Graph, Model, Workload
@@ -212,13 +212,13 @@ def parse_tags_selector(text: str | None) -> dict[str, str]:
     return out
 
 
+_SECONDS = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
 def timeout_seconds(text: str) -> Decimal | str:
-    """A timeout as a number of seconds (`180`, `180.0` and `1.8e2` are one timeout), else the text as written."""
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return text
-    return number if number.is_finite() else text
+    """A timeout written as a plain decimal number (`180`, `180.0`) as that number of seconds, else the
+    text as written (`1_80`, `1.8e2` or `3m` are compared as text)."""
+    return Decimal(text) if _SECONDS.fullmatch(text) else text
 
 
 def env_text(container: Container, name: str) -> str | None:

@@ -154,18 +154,18 @@ def frontend_requests_gpu(model: Model):
 
 
 def _port(text: str) -> int | str:
-    """A port as the NIM binds it: the number (`08000` and `8000` are one port), else the text as written."""
-    try:
-        return int(text)
-    except ValueError:
-        return text
+    """A port as a number when it is written in digits alone (`08000` and `8000` are one port), else the
+    text as written."""
+    return int(text) if text.isascii() and text.isdigit() else text
 
 
 @rule(
     name="nim-proxy-port-conflict", code="DGD505", severity="error", family="hygiene",
     title="The NIM's Dynamo proxy port differs from its HTTP port",
     rationale="""In Dynamo mode the NIM runs an HTTP server (NIM_HTTP_API_PORT, default 8000) and a proxy
-    (NIM_DYNAMO_PROXY_PORT); on one port the second bind fails and the worker exits.""",
+    (NIM_DYNAMO_PROXY_PORT); on one port the second bind fails and the worker exits. Ports written in
+    digits are compared as numbers (`08000` is 8000), on the assumption that the NIM reads them as
+    integers; its parser is not public.""",
     remediation="Keep NIM_DYNAMO_PROXY_PORT (e.g. 8080) different from NIM_HTTP_API_PORT (e.g. 8000).",
 )
 def nim_proxy_port_conflict(model: Model):

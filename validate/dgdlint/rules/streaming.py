@@ -187,7 +187,9 @@ def streaming_async_scheduling(model: Model):
     name="streaming-timeout-mismatch", code="DGD106", severity="warning", family="streaming",
     title="The streaming request timeout is the same on frontend and workers",
     rationale="""`NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S` bounds a frame's round trip on both sides; when
-    they differ, one side gives up while the other still works, and the reply is lost.""",
+    they differ, one side gives up while the other still works, and the reply is lost. Plain decimal
+    numbers are compared as seconds (`180.0` is 180), on the assumption that the NIM reads the value as a
+    number; its parser is not public.""",
     remediation="Set NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S to one value on the frontend and every worker "
                 "(unset means 180).",
     fixable="""Copies the timeout to the components that lack it when every component that sets it agrees; two
