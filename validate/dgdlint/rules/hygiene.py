@@ -210,8 +210,12 @@ def duplicate_object(model: Model):
 @rule(
     name="duplicate-env", code="DGD507", severity="error", family="hygiene",
     title="One env entry per name in a container",
-    rationale="""Server-side apply (Helm 4's default, and `kubectl apply --server-side`) rejects an env
-    list with two entries of one name; client-side apply silently keeps the last.""",
+    rationale="""Where the DGD's schema keys an env list by name (v1beta1 components' pod templates), the
+    API server rejects a second entry of one name, reporting it once. In a Job or another built-in pod
+    template the list is keyed by name for server-side apply (Helm 4's default, `kubectl apply
+    --server-side`), which fails on the repeated key, while client-side apply silently keeps the last.
+    A v1alpha1 graph's `envs` lists are not keyed in the CRD: the server stores both entries, and which
+    value the operator passes on is said nowhere, so the repeat is refused here too.""",
     remediation="Keep one entry for the name (replace the existing entry instead of appending).",
     reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
 )
