@@ -25,6 +25,17 @@ def test_scalars_resolve_as_yaml_1_1_like_kubernetes():
     assert value == {"a": 1, "b": "1", "c": True, "d": None, "e": 1.5, "f": "2026-01-01"}
 
 
+def test_the_non_specific_tag_keeps_a_scalar_as_text_as_kubernetes_yaml_library_does():
+    value = load_text("x.yaml", "a: ! 123\nb: ! true\nc: !!int '7'\nd: 8\n").documents[0].value
+    assert value == {"a": "123", "b": "true", "c": 7, "d": 8}
+
+
+def test_a_plain_scalar_is_typed_the_same_wherever_it_repeats():
+    text = "a: 1\nb: [1, '1', 1]\nc: {d: yes, e: 'yes', f: yes}\n"
+    assert load_text("x.yaml", text).documents[0].value == {"a": 1, "b": [1, "1", 1],
+                                                              "c": {"d": True, "e": "yes", "f": True}}
+
+
 def test_duplicate_keys_are_a_finding_at_the_second_key():
     result = load_text("dup.yaml", "a: 1\nb: 2\na: 3\n")
     [finding] = result.findings
