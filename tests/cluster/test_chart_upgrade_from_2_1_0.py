@@ -4,8 +4,9 @@ kubelet runs, so no Job ever completes, and the test does not pretend one did. W
 can show is checked: the upgrade stops at the download hook (Helm waits for a Job that never finishes,
 then fails) with the graph untouched and the cache claim kept, so the workers can never start before
 the download; the upgrade's manifests applied without hooks keep the DGD's and the claim's names, keep
-the claim (its resource policy) and remove 2.1.0's Job. That a succeeded hook Job is deleted needs a
-Job controller and is left to a real cluster. The DGD is stored as v1alpha1 meanwhile (what both charts
+the claim (its resource policy) and remove 2.1.0's Job; an upgrade with the same values again, hooks
+on, renders no download (the deployed DGD records the model) and finishes. That a succeeded hook Job is
+deleted needs a Job controller and is left to a real cluster. The DGD is stored as v1alpha1 meanwhile (what both charts
 write; no operator converts). Skips, saying why, without the built tools (`make tools`) or chart 2.1.0
 in the git history."""
 
@@ -59,7 +60,8 @@ def test_upgrading_a_2_1_0_release_downloads_before_the_graph_and_keeps_its_dgd_
 
         # The download hook runs first and nothing runs it here: Helm waits for it, then gives up.
         upgraded = helm(plane, namespace, "upgrade", RELEASE, str(CHART), "--timeout", "10s")
-        assert upgraded.returncode != 0 and "pre-upgrade hooks failed" in upgraded.stderr, upgraded.stderr
+        assert upgraded.returncode != 0, upgraded.stderr
+        assert "pre-upgrade hooks failed" in upgraded.stderr and "timed out" in upgraded.stderr, upgraded.stderr
         hook_jobs = [job for job in plane.request("GET", PATHS["jobs"].format(ns=namespace))["items"]
                      if "pre-upgrade" in job["metadata"].get("annotations", {}).get("helm.sh/hook", "")]
         assert len(hook_jobs) == 1 and not hook_jobs[0].get("status", {}).get("succeeded")
@@ -75,3 +77,14 @@ def test_upgrading_a_2_1_0_release_downloads_before_the_graph_and_keeps_its_dgd_
         assert old_jobs[0] not in names(plane, namespace, "jobs")
         dgd = plane.request("GET", graph)
         assert dgd["metadata"]["labels"]["helm.sh/chart"] != before["metadata"]["labels"]["helm.sh/chart"]
+        assert dgd["metadata"]["annotations"]["cosmos3-reasoner/downloaded"].startswith(
+            "cosmos3-reasoner-model-cache/")
+
+        # The same values again, hooks on: the deployed DGD records this model on this claim (read with
+        # `lookup`), so no download hook is rendered and Helm has no Job to wait for; the claim hook finds
+        # the claim and is not re-created.
+        again = helm(plane, namespace, "upgrade", RELEASE, str(CHART), "--timeout", "60s")
+        assert again.returncode == 0, again.stderr
+        hooks = helm(plane, namespace, "get", "hooks", RELEASE).stdout
+        assert "kind: Job" not in hooks and "kind: PersistentVolumeClaim" not in hooks
+        assert names(plane, namespace, "pvc") == ["cosmos3-reasoner-model-cache"]
