@@ -101,3 +101,12 @@ def test_a_stale_download_is_stated_as_what_the_change_did(capsys):
     [stale] = [f for f in findings if f["rule"] == "diff-download-not-rerun"]
     assert "moves NIM_PRECISION from 'fp8' to 'bf16'" in stale["message"]
     assert "is unchanged: it still has 'fp8' and does not run again" in stale["message"]
+
+
+def test_diff_cache_changed_says_helm_keeps_a_dropped_chart_claim_only_under_exactly_keep(capsys):
+    _, findings = run_case(HERE / "diff-cache-changed" / "chart-pvc-dropped", capsys)
+    [kept] = [f for f in findings if f["rule"] == "diff-cache-changed"]
+    assert "Helm keeps it (resource-policy keep)" in kept["message"]
+    _, findings = run_case(HERE / "diff-cache-changed" / "chart-pvc-policy-recased-dropped", capsys)
+    [deleted] = [f for f in findings if f["rule"] == "diff-cache-changed"]
+    assert "Helm deletes it on upgrade, with the cached model" in deleted["message"]
