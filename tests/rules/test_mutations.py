@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from dgdlint.rules.catalogue import DIFF_RULES
 from refdata import ROOT
 
 pytestmark = pytest.mark.slow
@@ -103,6 +104,25 @@ MUTANTS = [
      "fastvideo-parallelism-invalid"),  # "divides" loosened to "does not exceed"
     ("rules/gpu_fit.py", "if p.capability < capability_tuple(floor)]", "if p.compute_capability < floor]",
      "gpu-compute-capability"),  # capabilities compared as text: 10.0 sorts below 8.9
+    # diff rules (their cases under tests/diff/cases/<rule>/)
+    ("rules/webhook_update.py", "(after is None or after.text != before.text)",
+     "(after is None or after.text.lower() != before.text.lower())",
+     "update-workload-provider"),  # the provider compared case-insensitively: Grove taken for grove
+    ("rules/webhook_update.py", "if (before.scaling_adapter or after.scaling_adapter) and",
+     "if after.scaling_adapter and", "update-replicas-scaling-adapter"),  # an adapter dropped with the scaling
+    ("webhook_model.py", "return Value(canonical_quantity(found[0]), found[1])", "return Value(found[0], found[1])",
+     "update-gpu-power-limit"),  # GPUs compared as text: 1000m taken for another count than 1
+    ("rules/webhook_update.py", 'as_str(policy.get("enforcement")) or "required"', 'as_str(policy.get("enforcement"))',
+     "update-kv-transfer-policy"),  # the default enforcement written out taken for a change
+    ("cosmos.py", 'r"^[vV]?(0|', 'r"^v?(0|', "update-runtime-version"),  # a tag V1.7.0 no longer a version
+    ("diff/deployment.py", "(previous.node_count > 1) != (component.node_count > 1)",
+     "previous.node_count != component.node_count", "diff-immutable-field"),  # 2 to 4 nodes taken for a new shape
+    ("cosmos.py", '(main.env_value("NIM_ENABLE_STREAMING") or "").strip().lower() in ("1", "true")',
+     '(main.env_value("NIM_ENABLE_STREAMING") or "").strip() in ("1", "true")',
+     "diff-sessions-lost"),  # TRUE no longer switches streaming on
+    ("diff/cache.py", 'obj.annotations.get("helm.sh/resource-policy") == "keep"',
+     'str(obj.annotations.get("helm.sh/resource-policy")).lower() == "keep"',
+     "diff-cache-changed"),  # Keep taken for keep, which Helm's upgrade does not
 ]
 
 
@@ -120,11 +140,16 @@ def mutated_copy(folder: Path, module: str, before: str, after: str) -> Path:
 
 
 def fixture_tests(rule: str, source_root: Path | None) -> subprocess.CompletedProcess:
+    """The rule's fixtures; for a diff rule its cases and the tests named after it (test_diff_cases.py)."""
     environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     if source_root is not None:
         environment["PYTHONPATH"] = os.pathsep.join([str(source_root), environment.get("PYTHONPATH", "")])
+    if rule in DIFF_RULES:
+        tests, selection = ROOT / "tests" / "diff" / "test_diff_cases.py", f"{rule} or {rule.replace('-', '_')}"
+    else:
+        tests, selection = ROOT / "tests" / "rules" / "test_rule_fixtures.py", f"{rule}/"
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                           str(ROOT / "tests" / "rules" / "test_rule_fixtures.py"), "-k", f"{rule}/"],
+                           str(tests), "-k", selection],
                           cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300, check=False)
 
 
@@ -138,3 +163,8 @@ def test_the_rule_s_fixtures_kill_the_mutant(tmp_path, module, before, after, ru
 def test_the_unmutated_fixtures_pass():
     completed = fixture_tests("streaming-worker-env", None)
     assert completed.returncode == 0, completed.stdout[-1500:]
+
+
+def test_the_unmutated_diff_cases_pass():
+    completed = fixture_tests("diff-cache-changed", None)
+    assert "passed" in completed.stdout and completed.returncode == 0, completed.stdout[-1500:]
