@@ -94,7 +94,7 @@ MUTANTS = [
      "gpu-power-limit-invalid"),  # > loosened to >=: zero watts accepted
     ("rules/webhook_gpu.py", "not _DECIMAL_INT.fullmatch(text)", "not _DECIMAL_INT.fullmatch(text.strip())",
      "gpu-power-limit-invalid"),  # spaces accepted, which Go's Atoi refuses
-    ("rules/model_selection.py", 'if name == "NIM_TAGS_SELECTOR" and got is not None:', "if False:",
+    ("cosmos.py", 'if name == "NIM_TAGS_SELECTOR" and before is not None and after is not None:', "if False:",
      "download-job-model-mismatch"),  # the tags selector compared as text: order and spaces matter again
     ("webhook_model.py", 'if enable is not None and (enable.text or "").lower() == "false":',
      'if enable is not None and enable.text == "false":', "grove-pathway-required"),  # FALSE no longer read as off
@@ -123,6 +123,8 @@ MUTANTS = [
     ("diff/cache.py", 'obj.annotations.get("helm.sh/resource-policy") == "keep"',
      'str(obj.annotations.get("helm.sh/resource-policy")).lower() == "keep"',
      "diff-cache-changed"),  # Keep taken for keep, which Helm's upgrade does not
+    ("cosmos.py", 'if name == "NIM_TAGS_SELECTOR" and before is not None and after is not None:', "if False:",
+     "diff-download-not-rerun"),  # the tags selector compared as text: a reordered one taken for another model
 ]
 
 
