@@ -57,10 +57,10 @@ MUTANTS = [
      "video-codec-unknown"),  # codec names read case-sensitively
     ("rules/hygiene.py", "_port(proxy) == _port(http)", "proxy == http",
      "nim-proxy-port-conflict"),  # ports compared as text: 08000 taken for another port than 8000
-    ("rules/streaming.py", "if _seconds(value) != _seconds(expected):", "if value != expected:",
+    ("rules/streaming.py", "if timeout_seconds(value) != timeout_seconds(expected):", "if value != expected:",
      "streaming-timeout-mismatch"),  # timeouts compared as text: 180.0 taken for another timeout
-    ("rules/streaming.py", "if _seconds(value) != _seconds(expected):",
-     "if _seconds(value) > _seconds(expected):", "streaming-timeout-mismatch"),  # != loosened to >
+    ("rules/streaming.py", "if timeout_seconds(value) != timeout_seconds(expected):",
+     "if timeout_seconds(value) > timeout_seconds(expected):", "streaming-timeout-mismatch"),  # != loosened to >
     ("rules/webhook_annotations.py", 'GROVE_UPDATE_STRATEGY: (("RollingRecreate", "OnDelete"), False),',
      'GROVE_UPDATE_STRATEGY: (("RollingRecreate", "OnDelete"), True),',
      "operator-annotation-invalid"),  # the update strategy read case-insensitively, as the webhook does not

@@ -16,8 +16,8 @@ from dgdlint.cosmos import (
     nim_workers,
     placeholder_in,
     runs_streaming_frontend,
+    timeout_seconds,
 )
-from dgdlint.cosmos import timeout_seconds as _seconds
 from dgdlint.model import Model
 from dgdlint.rules.registry import Hit, rule
 
@@ -201,7 +201,7 @@ def streaming_timeout_mismatch(model: Model):
             expected = env_text(frontend.main, TIMEOUT) or DEFAULT_STREAMING_REQUEST_TIMEOUT
             for worker in nim_workers(graph):
                 value = env_text(worker.main, TIMEOUT) or DEFAULT_STREAMING_REQUEST_TIMEOUT
-                if _seconds(value) != _seconds(expected):
+                if timeout_seconds(value) != timeout_seconds(expected):
                     yield Hit(graph.obj, worker.main.env_path(TIMEOUT),
                               f"{worker.label} times out streaming requests after {value}s but "
                               f"{frontend.name} after {expected}s",
