@@ -46,8 +46,8 @@ def test_a_quantity_parses_to_its_value(text, value):
     assert parse_quantity(text) == value
 
 
-@pytest.mark.parametrize("text", ["", "Gi", "1K", "1KB", "1 Gi", " 8Gi ", "8Gi ", "1gi", "1e", "1e1.5", "abc", "1..2",
-                                  "0x10", "1e999", None, [], {}, True])
+@pytest.mark.parametrize("text", ["", "Gi", "1K", "1KB", "1 Gi", " 8Gi ", "8Gi ", "8Gi\n", "1gi", "1e", "1e1.5",
+                                  "abc", "1..2", "0x10", "1e999", None, [], {}, True])
 def test_what_is_not_a_quantity_parses_to_none(text):
     assert parse_quantity(text) is None
 

@@ -19,7 +19,7 @@ _QUANTITY = re.compile(r"^(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+))"
 def parse_quantity(text: object) -> Decimal | None:
     """`"100m"` -> 0.1, `"96Gi"` -> 103079215104, `"1e3"` -> 1000; None when it is not a quantity."""
     text = as_str(text)
-    match = _QUANTITY.match(text) if text is not None else None  # as written: ParseQuantity trims nothing
+    match = _QUANTITY.fullmatch(text) if text is not None else None  # as written: ParseQuantity trims nothing
     if match is None:
         return None
     try:
@@ -61,7 +61,7 @@ def is_quantity(text: object) -> bool:
     """Whether the API server would parse `text` as a quantity (Kubernetes' ParseQuantity trims nothing:
     `" 16Gi"` and `"16Gi "` are refused, and the operator drops them)."""
     text = as_str(text)
-    return text is not None and text == text.strip() and _QUANTITY.match(text) is not None
+    return text is not None and _QUANTITY.fullmatch(text) is not None
 
 
 def canonical_quantity(text: str | None) -> str:

@@ -32,8 +32,6 @@ def as_list(value: object) -> list:
     return value if isinstance(value, list) else []
 
 
-
-
 @dataclass
 class KObject:
     """A Kubernetes object in the input set, with the document it came from."""

@@ -25,14 +25,14 @@ class CelFunctionError(ValueError):
 # --- quantities -----------------------------------------------------------------------------------
 
 def quantity(text: str) -> dict:
-    value = parse_quantity(text) if isinstance(text, str) and text == text.strip() else None
+    value = parse_quantity(text) if isinstance(text, str) else None
     if value is None:
         raise CelFunctionError(f"quantities must match the regular expression of Kubernetes quantities: {text!r}")
     return _as_quantity(value)
 
 
 def is_quantity(text: str) -> bool:
-    return isinstance(text, str) and text == text.strip() and parse_quantity(text) is not None
+    return isinstance(text, str) and parse_quantity(text) is not None
 
 
 def _as_quantity(value: Decimal) -> dict:
