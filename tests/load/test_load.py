@@ -25,6 +25,21 @@ def test_scalars_resolve_as_yaml_1_1_like_kubernetes():
     assert value == {"a": 1, "b": "1", "c": True, "d": None, "e": 1.5, "f": "2026-01-01"}
 
 
+@pytest.mark.parametrize(("text", "has_null"), [
+    ("a: 1\nb: [x, '']\n", False),
+    ("a: 'null'\nb: '~'\n", False),
+    ("a: null\n", True),
+    ("a: ~\n", True),
+    ("a:\n", True),
+    ("a: [1, null]\n", True),
+    ("a: &n\nb: *n\n", True),
+    ("a: !!null ''\n", True),
+])
+def test_the_loader_says_whether_a_document_holds_a_null(text, has_null):
+    """The schema stage copies a document without its nulls only when it has some: this flag decides."""
+    assert load_text("x.yaml", text).documents[0].has_null is has_null
+
+
 def test_the_non_specific_tag_keeps_a_scalar_as_text_as_kubernetes_yaml_library_does():
     value = load_text("x.yaml", "a: ! 123\nb: ! true\nc: !!int '7'\nd: 8\n").documents[0].value
     assert value == {"a": "123", "b": "true", "c": 7, "d": 8}

@@ -50,6 +50,15 @@ def test_nulls_are_pruned_as_the_api_server_does():
     assert prune_nulls({"a": None, "b": [{"c": None, "d": 1}]}) == {"b": [{"d": 1}]}
 
 
+def test_a_null_field_is_pruned_before_the_schema_sees_it(crd_schema_stage):
+    """`replicas: null` is dropped as the API server drops it (no type error), in a document that has a null."""
+    text = V1BETA1_DGD.replace("replicas: 1", "replicas: null")
+    assert text != V1BETA1_DGD
+    assert schema_findings(text, crd_schema_stage) == []
+    assert [f.path for f in schema_findings(text.replace("replicas: null", "replicas: one"), crd_schema_stage)] \
+        == ["spec.components[0].replicas"]
+
+
 def test_a_valid_v1beta1_dgd_passes_the_crd(crd_schema_stage):
     assert schema_findings(V1BETA1_DGD, crd_schema_stage) == []
 

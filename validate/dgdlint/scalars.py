@@ -6,6 +6,8 @@ from __future__ import annotations
 
 def as_str(value: object) -> str | None:
     """Scalars as the API server would coerce them for a string field; collections are None."""
+    if type(value) is str:  # the common case first: most scalars read here are text
+        return value
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (str, int, float)):

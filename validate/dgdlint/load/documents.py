@@ -37,6 +37,7 @@ class Document:
     line: int  # 1-based line where the document's content starts
     column: int
     positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    has_null: bool = True  # whether any value in it is null (the loader knows; True when unknown)
 
     def position(self, path: tuple) -> tuple[int, int]:
         """Line and column of the node at `path`, or of its nearest ancestor that exists."""
@@ -174,6 +175,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
     root: object = None
     root_mark = None
     nodes = 0
+    has_null = False
     try:
         for event in events:
             kind = type(event)
@@ -207,6 +209,8 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
 
             if kind is _SCALAR:
                 value = _scalar_value(event)
+                if value is None:
+                    has_null = True
                 if event.anchor:
                     anchors[event.anchor] = (value, 1)
             elif kind is _MAPPING or kind is _SEQUENCE:
@@ -241,7 +245,8 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
     if root is None:
         return None  # an empty document (`---` alone, or only comments): kubectl skips it too
     line, column = root_mark if root_mark else (1, 1)
-    return Document(file=file, index=index, value=root, line=line, column=column, positions=positions)
+    return Document(file=file, index=index, value=root, line=line, column=column, positions=positions,
+                    has_null=has_null)
 
 
 def _take_key(file: str, frame: list, event, kind, result: LoadResult) -> None:

@@ -4,6 +4,7 @@ with where each value came from, resources, mounts), and the tolerant accessors 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from dgdlint.findings import Location
 from dgdlint.load import Document, format_path
@@ -34,26 +35,27 @@ def as_list(value: object) -> list:
 
 @dataclass
 class KObject:
-    """A Kubernetes object in the input set, with the document it came from."""
+    """A Kubernetes object in the input set, with the document it came from. Its value is never changed
+    once loaded, so what names it (kind, apiVersion, name, namespace) is read once."""
 
     doc: Document
     base: tuple  # path of this object inside its document (non-empty for `kind: List` items)
     value: dict
     default_namespace: str
 
-    @property
+    @cached_property
     def kind(self) -> str:
         return as_str(self.value.get("kind")) or ""
 
-    @property
+    @cached_property
     def api_version(self) -> str:
         return as_str(self.value.get("apiVersion")) or ""
 
-    @property
+    @cached_property
     def group(self) -> str:
         return self.api_version.split("/", 1)[0] if "/" in self.api_version else ""
 
-    @property
+    @cached_property
     def version(self) -> str:
         return self.api_version.rsplit("/", 1)[-1]
 
@@ -61,11 +63,11 @@ class KObject:
     def metadata(self) -> dict:
         return as_map(self.value.get("metadata"))
 
-    @property
+    @cached_property
     def name(self) -> str:
         return as_str(self.metadata.get("name")) or as_str(self.metadata.get("generateName")) or ""
 
-    @property
+    @cached_property
     def namespace(self) -> str:
         return as_str(self.metadata.get("namespace")) or self.default_namespace
 
@@ -73,7 +75,7 @@ class KObject:
     def annotations(self) -> dict:
         return as_map(self.metadata.get("annotations"))
 
-    @property
+    @cached_property
     def ref(self) -> str:
         return f"{self.kind}/{self.namespace}/{self.name}"
 

@@ -17,6 +17,11 @@ from dgdlint.schema.messages import error_findings, object_finding, violation_fi
 MAX_ERRORS_PER_OBJECT = 200
 
 
+def pruned(obj: KObject) -> dict:
+    """The object as the API server validates it: without null map values (no copy when it has none)."""
+    return prune_nulls(obj.value) if obj.doc.has_null else obj.value
+
+
 def prune_nulls(value: object) -> object:
     """Drop null map values, as the API server prunes them before validation."""
     if isinstance(value, dict):
@@ -85,14 +90,14 @@ class SchemaStage:
                                                    f"{kind} {obj.api_version} is not served by the CRD in "
                                                    f"{crd.source}", "Use a served apiVersion."))
                     continue
-                instance = prune_nulls(obj.value)
+                instance = pruned(obj)
                 findings.extend(self._validate(obj, instance, crd.fast(), crd.validator, "crd-schema",
                                                f"CRD {kind} {version}"))
                 findings.extend(self._beyond_structure(obj, instance, crd.schema, None, builtin=False))
                 continue
             found = self.builtins.validators(obj.api_version, kind)
             if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
-                instance = prune_nulls(obj.value)
+                instance = pruned(obj)
                 findings.extend(self._validate(obj, instance, found[0], found[1], "kubernetes-schema",
                                                f"Kubernetes {self.builtins.version}"))
                 findings.extend(self._beyond_structure(obj, instance, found[2], self.builtins.definitions(),
