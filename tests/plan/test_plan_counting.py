@@ -197,3 +197,60 @@ def test_a_gpu_count_that_is_infinite_is_no_count_and_crashes_no_rule(run_plan, 
     _code, out = run_plan(manifests(text))
     assert "internal-error" not in out
     assert not [f for f in check_texts({"set.yaml": text}).findings if f.rule == "internal-error"]
+
+
+def deployment(name: str, replicas: int, requests: dict, annotations: str = "") -> str:
+    meta = f"  annotations: {annotations}\n" if annotations else ""
+    return (f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n{meta}spec:\n"
+            f"  replicas: {replicas}\n  template:\n    spec:\n      containers:\n"
+            + textwrap.indent(container("c", requests, requests), " " * 8) + "\n")
+
+
+def test_a_pre_install_hook_runs_before_the_rest_of_a_first_install(run_plan, plan_json, manifests):
+    """The download hook (1 GPU, 4 CPU) finishes before the workers (2 GPUs, 1 CPU each) are created: a first
+    install needs the larger of the two phases, resource by resource; an upgrade runs the hook beside them."""
+    hook = job("download", [container("c", {"cpu": "4", "nvidia.com/gpu": 1}, {"cpu": "4", "nvidia.com/gpu": 1})],
+               annotations='{"helm.sh/hook": "pre-install,pre-upgrade"}')
+    path = manifests(hook + "---\n" + deployment("workers", 2, {"cpu": "1", "nvidia.com/gpu": 1}))
+    _code, plan = plan_json(path)
+    assert (plan["totals"]["gpus"], plan["totals"]["cpu"]) == (3, 6.0)
+    assert (plan["totals_first_install"]["gpus"], plan["totals_first_install"]["cpu"]) == (2, 4.0)
+    assert (plan["totals_without_jobs"]["gpus"], plan["totals_without_jobs"]["cpu"]) == (2, 2.0)
+    _code, out = run_plan(path)
+    assert "\nFirst install, hooks run first:  2 GPUs (2 x nvidia.com/gpu), CPU 4 (limit 4), " in out
+    _code, markdown = run_plan(path, "--format", "markdown")
+    assert "| first install, pre-install hooks run first | 2 (`nvidia.com/gpu`) | 4 (limit 4) |" in markdown
+
+
+@pytest.mark.parametrize(("annotations", "first_install_cpu"), [
+    ('{"helm.sh/hook": "pre-install"}', 8.0),  # before the 2 CPU of the rest: the larger
+    ('{"helm.sh/hook": "post-install"}', 10.0),  # after: beside the rest
+    ('{"helm.sh/hook": "pre-upgrade"}', 2.0),  # not created by an install at all
+    ('{"helm.sh/hook": "pre-install", "argocd.argoproj.io/hook": "Sync"}', 8.0),  # Helm's annotation decides
+    ('{"argocd.argoproj.io/hook": "PreSync"}', 8.0),
+    ('{"argocd.argoproj.io/hook": "Sync"}', 10.0),
+    ('{"argocd.argoproj.io/hook": "PostSync"}', 10.0),
+    ('{"argocd.argoproj.io/hook": "SyncFail"}', 2.0),
+    ('{"argocd.argoproj.io/hook": "presync"}', 2.0),  # names are exact: no known phase
+    ('{"helm.sh/hook": " pre-install , pre-upgrade "}', 8.0),  # spaces around items are trimmed
+])
+def test_each_hook_phase_counts_where_an_install_runs_it(plan_json, manifests, annotations, first_install_cpu):
+    hook = job("hooked", [container("c", {"cpu": "8"}, {"cpu": "8"})], annotations=annotations)
+    _code, plan = plan_json(manifests(hook + "---\n" + deployment("rest", 2, {"cpu": "1"})))
+    assert plan["totals"]["cpu"] == 10.0
+    assert plan["totals_first_install"]["cpu"] == first_install_cpu
+
+
+def test_without_install_hooks_the_first_install_is_every_pod(run_plan, plan_json, manifests):
+    path = manifests(job("plain", [container("c", {"cpu": "1"})]) + "---\n" + deployment("rest", 1, {"cpu": "1"}))
+    _code, plan = plan_json(path)
+    assert plan["totals_first_install"] == plan["totals"]
+    _code, out = run_plan(path)
+    assert "First install" not in out
+
+
+def test_an_unbounded_limit_in_either_phase_leaves_the_first_install_unbounded(plan_json, manifests):
+    hook = job("download", [container("c", requests={"cpu": "1"})], annotations='{"helm.sh/hook": "pre-install"}')
+    _code, plan = plan_json(manifests(hook + "---\n" + deployment("rest", 1, {"cpu": "1"})))
+    assert plan["totals_first_install"]["limits"]["cpu"] is None
+    assert plan["totals_first_install"]["cpu"] == 1.0

@@ -43,6 +43,9 @@ def test_reference_2_1_0_text_lists_each_component_the_job_and_the_totals(run_pl
             "the cluster's default storage class\n") in out
     assert ("Totals, every pod with the Jobs: 3 GPUs (3 x nvidia.com/gpu), CPU 38 (limit 44), "
             "memory 208Gi (limit 224Gi)\n"
+            # the download hook (1 GPU, 2 CPU, 8Gi) finishes before the rest (2 GPUs, 36 CPU, 200Gi) exists
+            "First install, hooks run first:  2 GPUs (2 x nvidia.com/gpu), CPU 36 (limit 40), "
+            "memory 200Gi (limit 208Gi)\n"
             "Once the Jobs have finished:     2 GPUs (2 x nvidia.com/gpu), CPU 36 (limit 40), "
             "memory 200Gi (limit 208Gi)\n") in out
     assert out.endswith("GPU fit: nothing to check: no NIM worker or download Job names its GPU product "
@@ -91,6 +94,9 @@ def test_preset_totals(plan_json, name, gpus, cpu, memory, steady_gpus):
     assert code == 0
     assert (plan["totals"]["gpus"], plan["totals"]["cpu"], plan["totals"]["memory"]) == (gpus, cpu, memory * GI)
     assert plan["totals_without_jobs"]["gpus"] == steady_gpus
+    # every preset downloads in a pre-install hook whose GPUs equal a worker's: a first install needs no more
+    # than the workers and frontend
+    assert plan["totals_first_install"] == plan["totals_without_jobs"]
 
 
 def test_super_bf16_text_shows_two_gpus_per_worker_pod(run_plan):

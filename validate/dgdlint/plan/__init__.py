@@ -14,7 +14,8 @@ How the numbers are counted:
   their replicas; a Pod one. A DaemonSet's pod count depends on the cluster and is not counted.
 - Totals count every pod of every component and workload as if all ran at once: the peak of a gated
   download (workers wait holding their GPUs) and of an upgrade (the download hook runs beside the old
-  workers). The totals without Jobs are the steady state.
+  workers). A first install runs the pre-install hooks before the rest (plan.phases): it needs the larger
+  of the two phases. The totals without Jobs are the steady state.
 - Helm test hooks (`helm.sh/hook: test`) are left out: installing or applying never creates them."""
 
 

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from dgdlint.findings import Finding
 from dgdlint.model import Component, Container, Graph, KObject, Model, PodSettings, Workload, as_map, as_str
+from dgdlint.plan.phases import install_phase
 from dgdlint.plan.resources import PodResources, pod_resources
 from dgdlint.quantity import parse_quantity, quantity_bytes
 
@@ -87,6 +88,16 @@ class Totals:
             self.memory_limit = None if self.memory_limit is None or resources.memory_limit is None \
                 else self.memory_limit + pods * resources.memory_limit
 
+    def peak(self, other: Totals) -> Totals:
+        """What two phases that never overlap ask for at most: the larger of each, resource by resource."""
+        def larger(a, b):
+            return None if a is None or b is None else max(a, b)
+
+        gpus = {resource: max(self.gpus.get(resource, 0), other.gpus.get(resource, 0))
+                for resource in {*self.gpus, *other.gpus}}
+        return Totals(gpus, max(self.cpu, other.cpu), larger(self.cpu_limit, other.cpu_limit),
+                      max(self.memory, other.memory), larger(self.memory_limit, other.memory_limit))
+
     def to_dict(self) -> dict:
         return {
             "gpus": self.gpu_count,
@@ -106,6 +117,8 @@ class Plan:
     claims: list[ClaimPlan]
     totals: Totals
     totals_without_jobs: Totals
+    totals_first_install: Totals  # the pre-install hooks' pods, then the others: the larger of the two
+    has_install_hooks: bool  # some part is a pre-install hook (else the first install is `totals`)
     findings: list[Finding]
     gpu_targets: int  # how many NIM workers and download Jobs name a GPU product
     not_counted: list[Part]
@@ -236,8 +249,8 @@ def build_plan(model: Model, extra_findings: list[Finding] = (), schema_stage=No
     claims = [ClaimPlan(p.name, p.namespace, p.size, p.access_modes, p.storage_class,
                         "PersistentVolumeClaim" if not p.path else f"{p.obj.label} spec.pvcs")
               for p in model.pvcs if not is_helm_test_hook(p.obj)]
-    totals, steady = Totals(), Totals()
-    not_counted = []
+    totals, steady, hooks, rest = Totals(), Totals(), Totals(), Totals()
+    not_counted, has_hooks = [], False
     for part in [p for g in graphs for p in g.parts] + workloads:
         if part.pods is None:
             not_counted.append(part)
@@ -245,8 +258,15 @@ def build_plan(model: Model, extra_findings: list[Finding] = (), schema_stage=No
         totals.add(part)
         if not part.is_job:
             steady.add(part)
+        phase = install_phase(part.obj)
+        if phase == "pre":  # counted together: Argo CD runs a PreSync wave at once (Helm one hook at a time)
+            hooks.add(part)
+            has_hooks = True
+        elif phase is not None:  # post-install hooks run beside the release's pods
+            rest.add(part)
     findings = plan_findings(model, list(extra_findings), schema_stage)
-    return Plan(model, graphs, workloads, claims, totals, steady, findings, len(gpu_targets(model)), not_counted)
+    return Plan(model, graphs, workloads, claims, totals, steady, hooks.peak(rest), has_hooks, findings,
+                len(gpu_targets(model)), not_counted)
 
 
 def plan_findings(model: Model, extra: list[Finding], schema_stage=None) -> list[Finding]:

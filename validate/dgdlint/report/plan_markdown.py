@@ -67,8 +67,11 @@ def render_markdown(plan: Plan) -> str:
                          f"{claim.storage_class or 'cluster default'} | {claim.defined_by} |")
         lines.append("")
     lines += ["#### Totals", "", "| Counting | GPUs | CPU | Memory |", "|---|---|---|---|"]
-    for label, totals in (("every pod, Jobs included", plan.totals),
-                          ("once the Jobs have finished", plan.totals_without_jobs)):
+    rows = [("every pod, Jobs included", plan.totals)]
+    if plan.has_install_hooks:
+        rows.append(("first install, pre-install hooks run first", plan.totals_first_install))
+    rows.append(("once the Jobs have finished", plan.totals_without_jobs))
+    for label, totals in rows:
         cpu_limit = format_cores(totals.cpu_limit) if totals.cpu_limit is not None else None
         memory_limit = format_bytes(totals.memory_limit) if totals.memory_limit is not None else None
         gpus = str(totals.gpu_count)
