@@ -17,8 +17,9 @@ def _listed(obj: KObject, annotation: str) -> list[str]:
 def install_phase(obj: KObject) -> str | None:
     """"pre" (a hook that finishes before the release's other objects are created), "main", "post" (a hook
     that runs once they are), or None when a first install does not create it at all (a hook of upgrades,
-    deletes, rollbacks or tests only). Helm's annotation decides when present (Argo CD maps it the same
-    way), else Argo CD's; names are compared exactly, as both tools do."""
+    deletes, rollbacks or tests only). Helm's annotation decides when present, as `helm install` reads it,
+    else Argo CD's (Argo CD reads its own first and maps Helm's install hooks onto PreSync and PostSync;
+    the chart's objects say the same in both); names are compared exactly, as both tools do."""
     helm = _listed(obj, HELM_HOOK)
     if helm:
         if "pre-install" in helm:
