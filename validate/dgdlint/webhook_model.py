@@ -113,7 +113,7 @@ class ComponentView:
     @property
     def power_limit(self) -> Value | None:
         annotations = self.pod_annotations
-        if GPU_POWER_LIMIT not in annotations:
+        if annotations.get(GPU_POWER_LIMIT) is None:  # a null entry is pruned by the API server: none stored
             return None
         return Value(annotations[GPU_POWER_LIMIT], self.pod_annotations_path + (GPU_POWER_LIMIT,))
 

@@ -98,7 +98,8 @@ def _env_entries(obj: KObject, raw: object, path: tuple, origin: str) -> list[En
         if not name:
             continue
         value_from = item.get("valueFrom") if isinstance(item.get("valueFrom"), dict) else None
-        value = None if value_from is not None else (as_str(item.get("value")) if "value" in item else "")
+        raw = item.get("value")  # missing and null alike are "" (the API server prunes or zeroes a null)
+        value = None if value_from is not None else ("" if raw is None else as_str(raw))
         entries.append(EnvVar(name, value, value_from, path + (index,), origin))
     return entries
 
@@ -153,7 +154,8 @@ def _build_workload(obj: KObject) -> Workload:
 
 def _build_graph(obj: KObject) -> Graph:
     spec = as_map(obj.value.get("spec"))
-    if "components" in spec or ("services" not in spec and obj.version != "v1alpha1"):
+    # A null field is no field: the API server prunes it before anyone reads the object.
+    if spec.get("components") is not None or (spec.get("services") is None and obj.version != "v1alpha1"):
         graph = Graph(obj, "components")
         graph_env = _env_entries(obj, spec.get("env"), ("spec", "env"), "graph")
         for index, raw in enumerate(as_list(spec.get("components"))):

@@ -110,7 +110,7 @@ class KObject:
 @dataclass
 class EnvVar:
     name: str
-    value: str | None  # None when the value comes from valueFrom (or is missing)
+    value: str | None  # None when the value comes from valueFrom (or is not a scalar); "" when missing or null
     value_from: dict | None
     path: tuple  # the entry's path in its object
     origin: str  # "graph", "component", "container"

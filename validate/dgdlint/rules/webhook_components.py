@@ -42,7 +42,7 @@ def _epp_problems(component):
     ref = config.value.get("configMapRef")
     if isinstance(ref, dict) and not as_str(ref.get("name")):
         yield config.path + ("configMapRef",), "eppConfig.configMapRef has no name"
-    if component.alpha and ("configMapRef" in config.value) == ("config" in config.value):
+    if component.alpha and (config.value.get("configMapRef") is None) == (config.value.get("config") is None):
         yield config.path, "eppConfig needs exactly one of configMapRef or config"
 
 
