@@ -5,12 +5,15 @@ webhook, reading the stored object, finds none): checked here against a real API
 
 from __future__ import annotations
 
+import time
+
+import pytest
 import yaml
 from cluster_support import CLUSTER
-from controlplane import resource_path
+from controlplane import ApiError, resource_path
 
 from dgdlint.engine import check_texts
-from dgdlint.schema import prune_nulls
+from dgdlint.schema import SchemaStage, prune_declared_nulls, prune_nulls
 from dgdlint.webhook_model import GPU_POWER_LIMIT, graph_views
 
 pytestmark = CLUSTER
@@ -78,3 +81,106 @@ def test_the_model_reads_a_null_power_limit_as_none_and_an_empty_one_as_set(cont
         "annotations"]
     [view] = graph_views(check_texts({"m.yaml": empty}).model)
     assert annotations[GPU_POWER_LIMIT] == view.components[0].power_limit.text == ""
+
+
+# A CRD of this test's own: a declared field, a map of strings and a preserve-unknown-fields object with
+# one declared property, each under a CEL rule that asks whether a field is there (CEL cannot name the
+# undeclared fields of a preserved subtree at all: the server refuses such a rule). The server's verdicts
+# are the oracle for where nulls are dropped before the rules run; what it stores shows where they are kept.
+PROBE_CRD = yaml.safe_load("""\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: nullprobes.dgdlint.example
+spec:
+  group: dgdlint.example
+  scope: Namespaced
+  names: {plural: nullprobes, singular: nullprobe, kind: NullProbe, listKind: NullProbeList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            apiVersion: {type: string}
+            kind: {type: string}
+            metadata: {type: object}
+            spec:
+              type: object
+              x-kubernetes-validations:
+                - rule: "!has(self.declared)"
+                  message: declared is set
+              properties:
+                declared: {type: string}
+                labels:
+                  type: object
+                  additionalProperties: {type: string}
+                  x-kubernetes-validations:
+                    - rule: "!('a' in self)"
+                      message: label a is set
+                free:
+                  type: object
+                  x-kubernetes-preserve-unknown-fields: true
+                partly:
+                  type: object
+                  x-kubernetes-preserve-unknown-fields: true
+                  x-kubernetes-validations:
+                    - rule: "!has(self.known)"
+                      message: partly known is set
+                  properties:
+                    known: {type: string}
+""")
+
+PROBE_SPECS = {
+    "declared-null": "declared: null",
+    "declared-set": "declared: d",
+    "label-null": "labels: {a: null, b: c}",
+    "label-set": "labels: {a: x}",
+    "partly-known-null": "partly: {known: null, other: null}",
+    "partly-known-set": "partly: {known: k}",
+}
+
+
+@pytest.fixture(scope="module")
+def probe_crd(control_plane, tmp_path_factory):
+    control_plane.request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", PROBE_CRD)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            control_plane.request("GET", "/apis/dgdlint.example/v1")
+            break
+        except ApiError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+    path = tmp_path_factory.mktemp("crd") / "nullprobes.yaml"
+    path.write_text(yaml.safe_dump(PROBE_CRD))
+    return str(path)
+
+
+@pytest.mark.parametrize("case", sorted(PROBE_SPECS))
+def test_cel_rules_see_a_field_as_the_api_server_leaves_it(control_plane, namespace, probe_crd, case):
+    text = f"apiVersion: dgdlint.example/v1\nkind: NullProbe\nmetadata:\n  name: {case}\nspec:\n  {PROBE_SPECS[case]}\n"
+    try:
+        stored(control_plane, namespace, text)
+        server = set()
+    except ApiError as error:
+        server = {cause.get("message", "") for cause in error.body.get("details", {}).get("causes", [])}
+        assert server, error.body
+    findings = check_texts({"probe.yaml": text}, SchemaStage([probe_crd])).findings
+    ours = {f.message for f in findings if f.severity == "error"}
+    messages = ("declared is set", "label a is set", "partly known is set")
+    assert {m for m in messages if any(m in s for s in server)} == {m for m in messages if any(m in s for s in ours)}
+    assert bool(server) == bool(ours), (server, ours)
+
+
+def test_nulls_in_a_preserved_subtree_are_stored_as_written_and_pruned_as_the_server_does(
+        control_plane, namespace, probe_crd):
+    spec = "free: {x: null, y: {z: null}, l: [null]}\n  partly: {known: null, other: null}"
+    text = f"apiVersion: dgdlint.example/v1\nkind: NullProbe\nmetadata:\n  name: preserved\nspec:\n  {spec}\n"
+    kept = stored(control_plane, namespace, text)["spec"]
+    assert kept == {"free": {"x": None, "y": {"z": None}, "l": [None]}, "partly": {"other": None}}
+    schema = SchemaStage([probe_crd]).crds[("dgdlint.example", "NullProbe", "v1")].schema
+    assert prune_declared_nulls(yaml.safe_load(text), schema)["spec"] == kept

@@ -13,22 +13,18 @@ from dgdlint.schema.builtin import BuiltinSchemas
 from dgdlint.schema.bundled import Release, bundled_root, choose_release, read_index, release_versions
 from dgdlint.schema.crd import CrdError, CrdVersionSchema, cached_crd_versions
 from dgdlint.schema.messages import error_findings, object_finding, violation_findings
+from dgdlint.schema.nulls import prune_declared_nulls, prune_nulls
 
 MAX_ERRORS_PER_OBJECT = 200
 
 
-def pruned(obj: KObject) -> dict:
-    """The object as the API server validates it: without null map values (no copy when it has none)."""
-    return prune_nulls(obj.value) if obj.doc.has_null else obj.value
-
-
-def prune_nulls(value: object) -> object:
-    """Drop null map values, as the API server prunes them before validation."""
-    if isinstance(value, dict):
-        return {k: prune_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [prune_nulls(item) for item in value]
-    return value
+def pruned(obj: KObject, schema: dict | None = None) -> dict:
+    """The object as the API server validates it (schema/nulls.py): without the null values it drops, for a
+    custom resource where `schema` declares the field, for a built-in kind (no schema given) anywhere. No
+    copy when the document holds no null."""
+    if not obj.doc.has_null:
+        return obj.value
+    return prune_nulls(obj.value) if schema is None else prune_declared_nulls(obj.value, schema)
 
 
 class SchemaStage:
@@ -90,7 +86,7 @@ class SchemaStage:
                                                    f"{kind} {obj.api_version} is not served by the CRD in "
                                                    f"{crd.source}", "Use a served apiVersion."))
                     continue
-                instance = pruned(obj)
+                instance = pruned(obj, crd.schema)
                 findings.extend(self._validate(obj, instance, crd.fast(), crd.validator, "crd-schema",
                                                f"CRD {kind} {version}"))
                 findings.extend(self._beyond_structure(obj, instance, crd.schema, None, builtin=False))
@@ -149,8 +145,9 @@ class SchemaStage:
             runtime = None if builtin else self._runtime()
             walker = self._walkers[id(schema)] = SchemaWalker(schema, runtime, definitions)
         previous = self.previous.get(obj.ref)
-        old = prune_nulls(previous.value) if previous is not None and previous.api_version == obj.api_version \
-            else ABSENT
+        old = ABSENT
+        if previous is not None and previous.api_version == obj.api_version:
+            old = pruned(previous, None if builtin else schema)
         violations = []
         for violation in walker.violations(instance, old):
             if violation.kind == "cel-uncompiled":
