@@ -48,6 +48,8 @@ SERVER_RULES = {"duplicate-env": lambda path: path.removesuffix(".name"),
 _DECODE_ERROR = re.compile(r"Go struct field ObjectMeta\.(\w+) of type")
 NOT_ALL_CHECKED = "some validation rules were not checked"
 _UNKNOWN_FIELD = re.compile(r'unknown field "([^"]+)"')
+# A value outside its integer format's range is reported with no field, the path at the message's end.
+_FORMAT = re.compile(r"must be of type integer with format \w+ in (\S+)$")
 
 
 def dgdlint_path(field: str) -> str:
@@ -65,6 +67,7 @@ def fields_of(status: dict) -> set[str]:
             field = field.rsplit(".", 1)[0]
         if field and field != "<nil>":  # "<nil>": the note that some CEL rules were not checked
             fields.add(field)
+        fields |= {dgdlint_path(name) for name in _FORMAT.findall(cause.get("message", ""))}
     assert fields, f"the server rejected the object without naming a field: {status}"
     return fields
 

@@ -17,8 +17,11 @@ KEPT_EXTENSIONS = (
     "x-kubernetes-preserve-unknown-fields",
     "x-kubernetes-embedded-resource",
 )
-# Prose and hints that do not change what is valid.
+# Prose and hints that do not change what is valid (`format` is read first: see FORMAT_BOUNDS).
 DROPPED = ("description", "example", "externalDocs", "format", "nullable", "title")
+# The integer formats the API server enforces ("must be of type integer with format int32"), as bounds a
+# JSON Schema validator checks. The string formats in these CRDs (date-time) sit in status only.
+FORMAT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 
 
@@ -27,7 +30,8 @@ def openapi_to_jsonschema(node: object) -> object:
 
     Objects with `properties` and no `additionalProperties` are closed unless
     `x-kubernetes-preserve-unknown-fields` keeps them open; int-or-string becomes
-    `anyOf: [integer, string]`; OpenAPI's boolean exclusiveMinimum/Maximum become draft 7 numbers."""
+    `anyOf: [integer, string]`; OpenAPI's boolean exclusiveMinimum/Maximum become draft 7 numbers; the
+    int32 and int64 formats become the bounds of their range."""
     if not isinstance(node, dict):
         return node
     out: dict = {}
@@ -53,6 +57,9 @@ def openapi_to_jsonschema(node: object) -> object:
         del out["minimum"]
     if "exclusiveMaximum" in out and "maximum" in out and out["exclusiveMaximum"] == out["maximum"]:
         del out["maximum"]
+    bounds = FORMAT_BOUNDS.get(node.get("format"))
+    if bounds is not None:
+        _bound(out, bounds)
     if node.get("x-kubernetes-int-or-string"):
         out.pop("type", None)
         out.setdefault("anyOf", [{"type": "integer"}, {"type": "string"}])
@@ -60,6 +67,15 @@ def openapi_to_jsonschema(node: object) -> object:
     if "properties" in out and "additionalProperties" not in out and not preserve:
         out["additionalProperties"] = False
     return out
+
+
+def _bound(out: dict, bounds: tuple[int, int]) -> None:
+    """Narrow the node's range to its integer format's (an existing tighter bound stays)."""
+    low, high = bounds
+    if not (isinstance(out.get("minimum"), (int, float)) and out["minimum"] >= low) and "exclusiveMinimum" not in out:
+        out["minimum"] = low
+    if not (isinstance(out.get("maximum"), (int, float)) and out["maximum"] <= high) and "exclusiveMaximum" not in out:
+        out["maximum"] = high
 
 
 def version_schema(raw: dict) -> dict:
