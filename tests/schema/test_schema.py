@@ -46,6 +46,19 @@ def test_objects_with_properties_are_closed_unless_they_preserve_unknown_fields(
     assert converted["properties"]["size"]["anyOf"] == [{"type": "integer"}, {"type": "string"}]
 
 
+def test_integer_formats_become_the_bounds_of_their_range_and_tighter_bounds_stay():
+    converted = openapi_to_jsonschema({"type": "object", "properties": {
+        "a": {"type": "integer", "format": "int32"},
+        "b": {"type": "integer", "format": "int64", "minimum": 1},
+        "c": {"type": "integer", "format": "int32", "maximum": 2**40},
+        "d": {"type": "string", "format": "date-time"},
+    }})["properties"]
+    assert converted["a"] == {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}
+    assert converted["b"] == {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+    assert converted["c"] == {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}
+    assert converted["d"] == {"type": "string"}
+
+
 def test_nulls_are_pruned_as_the_api_server_does():
     assert prune_nulls({"a": None, "b": [{"c": None, "d": 1}]}) == {"b": [{"d": 1}]}
 
