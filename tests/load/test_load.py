@@ -140,3 +140,33 @@ def test_a_file_over_the_size_limit_is_a_finding_without_reading_it(tmp_path):
 def test_format_path_is_the_field_path_users_read():
     assert format_path(("spec", "services", "Worker", "envs", 3, "value")) == "spec.services.Worker.envs[3].value"
     assert format_path(("metadata", "labels", "nvidia.com/x")) == "metadata.labels['nvidia.com/x']"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("a: 9223372036854775807\n", 2**63 - 1),
+    ("a: 9223372036854775808\n", float(2**63)),
+    ("a: -9223372036854775809\n", float(-(2**63) - 1)),
+    ("a: 100000000000000000000\n", 1e20),
+    ("a: !!int 100000000000000000000\n", 1e20),
+])
+def test_an_integer_past_int64_is_a_float_as_kubernetes_reads_it(text, value):
+    """Kubernetes' YAML and JSON readers hold an integer past int64 as a float (a type error for an integer
+    field, never an integer the CEL evaluator cannot take)."""
+    loaded = load_text("x.yaml", text).documents[0].value["a"]
+    assert loaded == value and type(loaded) is type(value)
+
+
+@pytest.mark.parametrize("text", ["a: !!bool maybe\n", "a: !!int abc\n", "a: !!float nvapi-SECRET\n",
+                                  "a: [1, !!int 1.5]\n"])
+def test_a_value_its_explicit_tag_cannot_hold_is_refused_without_repeating_it(text):
+    result = load_text("x.yaml", text)
+    [finding] = result.findings
+    assert (finding.rule, finding.severity, finding.line) == ("yaml-syntax", "error", 1)
+    assert "tagged !!" in finding.message and "SECRET" not in finding.message and "maybe" not in finding.message
+    assert result.documents == []
+
+
+@pytest.mark.parametrize(("text", "value"), [("a: !!int '12'\n", 12), ("a: !!bool 'yes'\n", True),
+                                             ("a: !!float '1'\n", 1.0), ("a: !!null x\n", None)])
+def test_a_value_that_fits_its_explicit_tag_takes_its_type(text, value):
+    assert load_text("x.yaml", text).documents[0].value["a"] == value

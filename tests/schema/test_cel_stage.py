@@ -64,3 +64,32 @@ def test_built_in_kinds_have_their_list_keys_checked_with_the_api_servers_severi
         (13, "kubernetes-list-duplicate", "warning", "spec.template.spec.containers[0].ports[1]"),
         (14, "kubernetes-list-duplicate", "error", "spec.template.spec.containers[1]"),
     ]
+
+
+def secret_crd(tmp_path, rule: str) -> SchemaStage:
+    crd = json.loads(json.dumps(WIDGET_CRD))
+    spec = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    spec["properties"] = {"key": {"type": "string"}, "kind": {"type": "string", "enum": ["a", "b"]},
+                          "replicas": {"type": "integer"}}
+    spec["x-kubernetes-validations"] = [{"rule": rule, "message": "never shown"}]
+    (tmp_path / "secret.json").write_text(json.dumps(crd))
+    return SchemaStage([str(tmp_path / "secret.json")])
+
+
+def test_a_rule_that_cannot_be_evaluated_never_repeats_the_objects_values(tmp_path):
+    """An evaluation error of the evaluator quotes values (here the key itself): the finding keeps only what
+    comes before the first quote."""
+    stage = secret_crd(tmp_path, "int(self.key) > 0")
+    text = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  key: nvapi-SECRET123\n"
+    [finding] = [f for f in check_texts({"w.yaml": text}, stage).findings if f.rule == "crd-cel-rule"]
+    assert "could not be evaluated" in finding.message
+    assert "SECRET" not in finding.message and "nvapi" not in finding.message
+
+
+def test_a_wrongly_typed_field_leaves_the_cel_rules_unchecked_as_the_api_server_does(tmp_path):
+    stage = secret_crd(tmp_path, "self.replicas <= 3")
+    base = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  replicas: 5\n"
+    assert [f.rule for f in check_texts({"w.yaml": base}, stage).findings if f.stage == "schema"] == ["crd-cel-rule"]
+    for wrong in ("  kind: c\n", "  key: 7\n"):  # outside the enum; not a string
+        rules = sorted(f.rule for f in check_texts({"w.yaml": base + wrong}, stage).findings if f.stage == "schema")
+        assert rules == ["crd-schema"], wrong

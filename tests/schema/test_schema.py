@@ -136,6 +136,35 @@ spec:
     assert "12345678901234567890" not in finding.message
 
 
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+spec:
+  parallelism: PARALLELISM
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: c
+          image: busybox:1.36
+"""
+
+
+@pytest.mark.parametrize(("parallelism", "refused"), [(2**31 - 1, False), (2**31, True), (-(2**31) - 1, True)])
+def test_a_built_in_int32_field_refuses_what_its_format_cannot_hold(parallelism, refused):
+    findings = schema_findings(JOB.replace("PARALLELISM", str(parallelism)), SchemaStage([]))
+    assert [(f.rule, f.path) for f in findings] == ([("kubernetes-schema", "spec.parallelism")] if refused else [])
+
+
+@pytest.mark.parametrize(("api_version", "kind"), [("v1", "A" * 300), ("v1", "../../x"), ("../v1", "Pod"),
+                                                   ("v" + "1" * 300, "Pod"), ("1.5", "Pod")])
+def test_a_kind_or_api_version_no_schema_file_can_have_is_only_unavailable(api_version, kind):
+    text = f"apiVersion: '{api_version}'\nkind: '{kind}'\nmetadata:\n  name: a\n"
+    assert [(f.rule, f.severity) for f in schema_findings(text, SchemaStage([]))] == [("schema-unavailable", "info")]
+
+
 def test_without_a_crd_or_bundled_schemas_the_schema_stage_says_once_that_it_skipped():
     two = V1BETA1_DGD + "---\n" + V1BETA1_DGD.replace("name: demo", "name: other")
     findings = schema_findings(two, SchemaStage([], bundled=False))

@@ -79,6 +79,10 @@ _SCALAR_BUILDERS = {
 }
 
 
+# Explicit tags whose value must parse as the type (the null tag takes any text, as in PyYAML and go-yaml).
+_STRICT_TAGS = {"tag:yaml.org,2002:bool": ("!!bool", "true or false"),
+                "tag:yaml.org,2002:int": ("!!int", "an integer"),
+                "tag:yaml.org,2002:float": ("!!float", "a number")}
 _PLAIN: dict[str, object] = {}  # a plain scalar's text -> its value: manifests repeat the same few texts
 _PLAIN_CACHE_LIMIT = 65536
 
@@ -96,7 +100,17 @@ def _scalar_value(event: yaml.ScalarEvent) -> object:
             return value
     if tag is None or tag == "!":
         return event.value  # quoted, or the non-specific tag `!`: text
-    return _typed(event.value, tag, event)
+    value = _typed(event.value, tag, event)
+    if value is event.value and tag in _STRICT_TAGS:
+        # Kubernetes' YAML reader refuses a value its explicit tag cannot hold (`!!int abc`, `!!bool maybe`).
+        # The value itself is not repeated: it may be a secret.
+        name, what = _STRICT_TAGS[tag]
+        raise _Budget(event.start_mark, f"the value tagged {name} is not {what} (Kubernetes' YAML reader refuses "
+                      "it)", rule="yaml-syntax", remediation=f"Write {what}, or drop the tag.")
+    return value
+
+
+INT64 = (-(2**63), 2**63 - 1)
 
 
 def _typed(text: str, tag: str, event: yaml.ScalarEvent) -> object:
@@ -105,16 +119,24 @@ def _typed(text: str, tag: str, event: yaml.ScalarEvent) -> object:
         return text  # str, timestamps and binary stay text, as JSON would carry them
     node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
     try:
-        return builder(node)
-    except (ValueError, yaml.YAMLError):
+        value = builder(node)
+    except (ValueError, KeyError, yaml.YAMLError):
         return text
+    if type(value) is int and not INT64[0] <= value <= INT64[1]:
+        # Kubernetes' YAML and JSON readers hold an integer past int64 as a float (then "not an integer").
+        return float(value)
+    return value
 
 
 class _Budget(Exception):
-    def __init__(self, mark, message: str):
+    """A document refused as a whole: over a bound (rule yaml-limits), or a tag its value cannot have."""
+
+    def __init__(self, mark, message: str, rule: str = "yaml-limits", remediation: str = "Simplify the document."):
         super().__init__(message)
         self.mark = mark
         self.message = message
+        self.rule = rule
+        self.remediation = remediation
 
 
 def build_documents(file: str, text: str, result: LoadResult) -> None:
@@ -238,8 +260,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
     except _Budget as budget:
         line, column = budget.mark.line + 1, budget.mark.column + 1
         result.findings.append(parse_finding(file, line, column, f"document {index + 1} rejected: "
-                                             f"{budget.message}", "Simplify the document.",
-                                             rule="yaml-limits"))
+                                             f"{budget.message}", budget.remediation, rule=budget.rule))
         _skip_to_document_end(events)
         return None
     if root is None:

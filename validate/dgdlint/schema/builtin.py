@@ -7,6 +7,12 @@ import re
 from pathlib import Path
 
 from dgdlint.schema.crd import CrdError
+from dgdlint.schema.openapi import bound_integer_formats
+
+# What a built-in kind and group/version can be spelt as: anything else names no schema file (and never
+# reaches the file system as a path).
+_KIND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,62}")
+_API_VERSION = re.compile(r"(?:[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?/)?v[0-9]{1,4}(?:(?:alpha|beta)[0-9]{1,4})?")
 
 
 class BuiltinSchemas:
@@ -54,6 +60,9 @@ class BuiltinSchemas:
         key = (api_version, kind)
         if key in self._validators:
             return self._validators[key]
+        if not (_KIND.fullmatch(kind) and _API_VERSION.fullmatch(api_version)):
+            self._validators[key] = None
+            return None
         root = self._schema_dir()
         group_version = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
         resource = root / f"{kind.lower()}-{group_version}.json"
@@ -62,9 +71,11 @@ class BuiltinSchemas:
             import jsonschema_rs
 
             if self._definitions is None:
-                self._definitions = json.loads((root / "_definitions.json").read_text())
+                # The API server refuses an int32 field's 2147483648 when it decodes the object; the JSON schemas
+                # only name the format, so its range is added as bounds.
+                self._definitions = bound_integer_formats(json.loads((root / "_definitions.json").read_text()))
                 self._fast_registry = jsonschema_rs.Registry([(self._definitions["$id"], self._definitions)])
-            schema = json.loads(resource.read_text())
+            schema = bound_integer_formats(json.loads(resource.read_text()))
             fast = jsonschema_rs.Draft202012Validator(schema, registry=self._fast_registry, validate_formats=False)
             found = (fast, lambda schema=schema: self._explainer(schema), schema)
         self._validators[key] = found

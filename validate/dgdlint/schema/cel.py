@@ -73,13 +73,14 @@ class CelRuntime:
         return program
 
     def evaluate(self, program, variables: dict):
-        """(value, None) or (None, error text)."""
+        """(value, None) or (None, error text). The evaluator's text may quote the object's values (a secret
+        among them), so only what precedes its first quote is kept."""
         try:
             result = program.eval(data=variables)
         except Exception as error:
-            return None, " ".join(str(error).split())
+            return None, _without_values(str(error))
         if result.type() == self._cel.Type.ERROR:
-            return None, " ".join(str(result.value()).split()) if _printable(result) else "evaluation error"
+            return None, _without_values(str(result.value())) if _printable(result) else "evaluation error"
         return result.plain_value(), None
 
     def check(self, rule: CelRule, value: object, old: object, has_old: bool) -> Outcome | None:
@@ -109,6 +110,13 @@ class CelRuntime:
         if rule.message:
             return rule.message
         return f"failed rule: {rule.rule}"
+
+
+def _without_values(text: str) -> str:
+    """An evaluator's message up to its first quoted part (values are quoted there), on one line."""
+    cut = min((i for i in (text.find("'"), text.find('"'), text.find("`")) if i >= 0), default=-1)
+    text = " ".join((text[:cut] + " ..." if cut >= 0 else text).split())
+    return text[:200] or "evaluation error"
 
 
 def _printable(result) -> bool:

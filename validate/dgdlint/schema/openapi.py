@@ -57,7 +57,8 @@ def openapi_to_jsonschema(node: object) -> object:
         del out["minimum"]
     if "exclusiveMaximum" in out and "maximum" in out and out["exclusiveMaximum"] == out["maximum"]:
         del out["maximum"]
-    bounds = FORMAT_BOUNDS.get(node.get("format"))
+    named = node.get("format")
+    bounds = FORMAT_BOUNDS.get(named) if isinstance(named, str) else None
     if bounds is not None:
         _bound(out, bounds)
     if node.get("x-kubernetes-int-or-string"):
@@ -76,6 +77,23 @@ def _bound(out: dict, bounds: tuple[int, int]) -> None:
         out["minimum"] = low
     if not (isinstance(out.get("maximum"), (int, float)) and out["maximum"] <= high) and "exclusiveMaximum" not in out:
         out["maximum"] = high
+
+
+def bound_integer_formats(node: object) -> object:
+    """Add the int32/int64 ranges to every node of a JSON schema that names one of those formats, in
+    place (Kubernetes' own schemas, whose formats the JSON Schema validators leave unchecked); returns it."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            named = current.get("format")  # a property may be called "format" too: only a name counts
+            bounds = FORMAT_BOUNDS.get(named) if isinstance(named, str) else None
+            if bounds is not None:
+                _bound(current, bounds)
+            stack.extend(value for value in current.values() if isinstance(value, (dict, list)))
+        elif isinstance(current, list):
+            stack.extend(value for value in current if isinstance(value, (dict, list)))
+    return node
 
 
 def version_schema(raw: dict) -> dict:

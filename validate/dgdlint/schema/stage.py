@@ -16,6 +16,9 @@ from dgdlint.schema.messages import error_findings, object_finding, violation_fi
 from dgdlint.schema.nulls import prune_declared_nulls, prune_nulls
 
 MAX_ERRORS_PER_OBJECT = 200
+# Structural errors after which the API server runs no CEL rule of the object: a wrong type (int-or-string
+# fields fail through anyOf) or a value outside an enum.
+BLOCKING = ("type", "enum", "anyOf")
 
 
 def pruned(obj: KObject, schema: dict | None = None) -> dict:
@@ -87,9 +90,12 @@ class SchemaStage:
                                                    f"{crd.source}", "Use a served apiVersion."))
                     continue
                 instance = pruned(obj, crd.schema)
-                findings.extend(self._validate(obj, instance, crd.fast(), crd.validator, "crd-schema",
-                                               f"CRD {kind} {version}"))
-                findings.extend(self._beyond_structure(obj, instance, crd.schema, None, builtin=False))
+                structural, blocked = self._structure(obj, instance, crd.fast(), crd.validator, "crd-schema",
+                                                      f"CRD {kind} {version}")
+                findings.extend(structural)
+                # Like the API server, the CEL rules wait until no field has the wrong type (their errors would
+                # only restate the type error, or fail to evaluate).
+                findings.extend(self._beyond_structure(obj, instance, crd.schema, None, builtin=False, cel=not blocked))
                 continue
             found = self.builtins.validators(obj.api_version, kind)
             if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
@@ -136,7 +142,7 @@ class SchemaStage:
                               f"(it serves {', '.join(known)}){elsewhere}", remedy + ".")
 
     def _beyond_structure(self, obj: KObject, instance: dict, schema: dict, definitions: dict | None,
-                          builtin: bool) -> list[Finding]:
+                          builtin: bool, cel: bool = True) -> list[Finding]:
         """CEL rules (custom resources only: built-in kinds are validated by Go code) and list-type keys."""
         from dgdlint.schema.validations import ABSENT, SchemaWalker
 
@@ -149,7 +155,7 @@ class SchemaStage:
         if previous is not None and previous.api_version == obj.api_version:
             old = pruned(previous, None if builtin else schema)
         violations = []
-        for violation in walker.violations(instance, old):
+        for violation in walker.violations(instance, old, cel=cel):
             if violation.kind == "cel-uncompiled":
                 if violation.rule in self._reported_uncompiled:
                     continue
@@ -165,12 +171,19 @@ class SchemaStage:
         return self._cel_runtime
 
     def _validate(self, obj: KObject, instance: dict, fast, explainer, rule: str, source: str) -> list[Finding]:
+        return self._structure(obj, instance, fast, explainer, rule, source)[0]
+
+    def _structure(self, obj: KObject, instance: dict, fast, explainer, rule: str,
+                   source: str) -> tuple[list[Finding], bool]:
+        """The OpenAPI structure's findings, and whether one of them makes the API server skip the CEL rules
+        (a value of the wrong type, or outside an enum: it then says some rules were not checked)."""
         if fast.is_valid(instance):
-            return []
-        findings = []
+            return [], False
+        findings, blocking = [], False
         for error in explainer().iter_errors(instance):
+            blocking = blocking or error.validator in BLOCKING
             findings.extend(error_findings(obj, error, rule, source))
             if len(findings) >= MAX_ERRORS_PER_OBJECT:
                 break
         findings.sort(key=lambda f: (f.line, f.column, f.path))
-        return findings
+        return findings, blocking

@@ -14,6 +14,8 @@ import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
+from dgdlint.schema.openapi import bound_integer_formats
+
 SHARED_REF = "/api/_definitions.json#/$defs/"
 LOCAL_REF = "#/$defs/"
 BUILTIN_LOCATION = "{{ .ResourceKind }}{{ .KindSuffix }}.json"
@@ -75,8 +77,10 @@ def write_schemas(out: Path, kinds: Iterable[tuple[str, str]], stage) -> list[st
         if not source.is_file():
             continue
         if definitions is None:
-            definitions = json.loads((root / "_definitions.json").read_text(encoding="utf-8"))["$defs"]
-        schema = standalone_builtin_schema(json.loads(source.read_text(encoding="utf-8")), definitions)
+            definitions = bound_integer_formats(json.loads((root / "_definitions.json").read_text(encoding="utf-8")))
+            definitions = definitions["$defs"]
+        schema = standalone_builtin_schema(bound_integer_formats(json.loads(source.read_text(encoding="utf-8"))),
+                                           definitions)
         (out / name).write_text(json.dumps(schema, sort_keys=True), encoding="utf-8")
         written.append(name)
     for (_group, kind, version), crd in sorted(stage.crds.items()):
