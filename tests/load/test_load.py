@@ -170,3 +170,37 @@ def test_a_value_its_explicit_tag_cannot_hold_is_refused_without_repeating_it(te
                                              ("a: !!float '1'\n", 1.0), ("a: !!null x\n", None)])
 def test_a_value_that_fits_its_explicit_tag_takes_its_type(text, value):
     assert load_text("x.yaml", text).documents[0].value["a"] == value
+
+
+MERGES = """\
+base: &base {a: 1, b: 2}
+other: &other {b: 3, c: 4}
+one:
+  <<: *base
+  b: own
+both:
+  <<: [*base, *other]
+inline:
+  <<: {d: 5}
+  e: 6
+quoted:
+  "<<": *base
+"""
+
+
+def test_merge_keys_merge_as_kubernetes_yaml_reader_does():
+    """The mapping's own keys win wherever they stand, then the merged mappings in the order given."""
+    document = load_text("m.yaml", MERGES).documents[0]
+    value = document.value
+    assert value["one"] == {"a": 1, "b": "own"}
+    assert value["both"] == {"a": 1, "b": 2, "c": 4}
+    assert value["inline"] == {"d": 5, "e": 6}
+    assert value["quoted"] == {"<<": {"a": 1, "b": 2}}  # a quoted `<<` is an ordinary key
+    assert document.position(("one", "a")) == (4, 3)  # a merged key is placed at its `<<`
+    assert document.position(("one", "b")) == (5, 3)
+
+
+@pytest.mark.parametrize("text", ["a: {<<: 5}\n", "a: {<<: [{b: 1}, 2]}\n", "x: &x [1]\na: {<<: *x}\n"])
+def test_a_merge_of_anything_but_mappings_is_refused(text):
+    [finding] = load_text("m.yaml", text).findings
+    assert finding.rule == "yaml-syntax" and "merge key" in finding.message

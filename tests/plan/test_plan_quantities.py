@@ -47,7 +47,8 @@ def test_a_quantity_parses_to_its_value(text, value):
 
 
 @pytest.mark.parametrize("text", ["", "Gi", "1K", "1KB", "1 Gi", " 8Gi ", "8Gi ", "8Gi\n", "1gi", "1e", "1e1.5",
-                                  "abc", "1..2", "0x10", "1e999", None, [], {}, True])
+                                  "abc", "1..2", "0x10", "1e999", None, [], {}, True,
+                                  "\u0662", "\uff11", "1\u0660Gi", "1e\u0663"])  # digits Go's patterns do not take
 def test_what_is_not_a_quantity_parses_to_none(text):
     assert parse_quantity(text) is None
 

@@ -19,7 +19,7 @@ from dgdlint.cosmos import download_container, env_text, is_cosmos_graph, nim_wo
 from dgdlint.model import Component, Container, KObject, Model, PodSettings, Workload, as_list, as_map, as_str
 
 PRODUCT_LABEL = "nvidia.com/gpu.product"
-_MIG_LABEL = re.compile(r"^(?P<base>.+)-MIG-(?P<profile>\d+g\.\d+gb)$")
+_MIG_LABEL = re.compile(r"^(?P<base>.+)-MIG-(?P<profile>[0-9]+g\.[0-9]+gb)$")
 
 
 @dataclass(frozen=True)

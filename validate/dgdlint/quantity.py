@@ -12,8 +12,8 @@ _BINARY_SUFFIXES = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2*
 _DECIMAL_SUFFIXES = {"n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1),
                      "k": Decimal(10**3), "M": Decimal(10**6), "G": Decimal(10**9), "T": Decimal(10**12),
                      "P": Decimal(10**15), "E": Decimal(10**18)}
-_QUANTITY = re.compile(r"^(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+))"
-                       r"(?:[eE](?P<exponent>[+-]?\d+)|(?P<suffix>[KMGTPE]i|[numkMGTPE])?)$")
+_QUANTITY = re.compile(r"^(?P<number>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+                       r"(?:[eE](?P<exponent>[+-]?[0-9]+)|(?P<suffix>[KMGTPE]i|[numkMGTPE])?)$")
 
 
 def parse_quantity(text: object) -> Decimal | None:

@@ -269,8 +269,8 @@ def render_finding(chart: str, message: str, values_files=(), set_keys=()):
     from_set = key is not None and any(".".join(map(str, key)).startswith(k) or k.startswith(".".join(map(str, key)))
                                        for k in set_keys)
     located = _locate_in_values(list(values_files), key) if key and values_files and not from_set else None
-    template = re.search(r"execution error at \(([^():\s]+\.(?:yaml|tpl|txt)):(\d+):(\d+)\)", message) or \
-        re.search(r"\(([^():\s]+\.(?:yaml|tpl|txt)):(\d+):(\d+)\)", message)
+    template = re.search(r"execution error at \(([^():\s]+\.(?:yaml|tpl|txt)):([0-9]+):([0-9]+)\)", message) or \
+        re.search(r"\(([^():\s]+\.(?:yaml|tpl|txt)):([0-9]+):([0-9]+)\)", message)
     if located:
         file, line, column, field = located
     elif key is not None and from_set:

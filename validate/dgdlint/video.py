@@ -62,14 +62,14 @@ def runtime_version(component: Component) -> tuple[tuple[int, int] | None, str]:
     `runtimeVersionOverride`, else the main image's tag when it is semver."""
     override = component.runtime_version_override
     if override:
-        match = re.match(r"^[vV]?(\d+)\.(\d+)", override.strip())
+        match = re.match(r"^[vV]?([0-9]+)\.([0-9]+)", override.strip())
         return ((int(match.group(1)), int(match.group(2))) if match else None,
                 f"runtimeVersionOverride {override!r}")
     image = component.main.image
     if image:
         tag, _ = image_tag(image)
         if is_semver(tag):
-            match = re.match(r"^[vV]?(\d+)\.(\d+)", tag)
+            match = re.match(r"^[vV]?([0-9]+)\.([0-9]+)", tag)
             return (int(match.group(1)), int(match.group(2))), f"image tag {tag!r}"
     return None, "no semver image tag and no runtimeVersionOverride"
 

@@ -192,7 +192,8 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
     no subclasses): this loop runs once per node of every file, so it avoids isinstance chains."""
     positions: dict[tuple, tuple[int, int]] = {}
     anchors: dict[str, tuple[object, int]] = {}
-    # Frame: container, path, pending key, key mark, keys seen, node count at start, anchor, is a mapping.
+    # Frame: container, path, pending key, key mark, keys seen, node count at start, anchor, is a mapping,
+    # the values of its merge keys (`<<`).
     stack: list[list] = []
     root: object = None
     root_mark = None
@@ -203,6 +204,8 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
             kind = type(event)
             if kind in _CLOSES:
                 frame = stack.pop()
+                if frame[8]:
+                    _merge(frame, positions)
                 if frame[6]:
                     anchors[frame[6]] = (frame[0], nodes - frame[5] + 1)
                 continue
@@ -215,7 +218,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
                     if frame[2] is _NO_KEY:  # a key of the mapping: remember it and wait for the value
                         _take_key(file, frame, event, kind, result)
                         continue
-                    path = frame[1] + (frame[2],)
+                    path = frame[1] + ((MERGE_KEY,) if frame[2] is _MERGE else (frame[2],))
                     mark = frame[3]
                 else:
                     path = frame[1] + (len(frame[0]),)
@@ -246,7 +249,10 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
             if frame is None:
                 root = value
             elif frame[7]:
-                frame[0][frame[2]] = value
+                if frame[2] is _MERGE:  # merged when the mapping closes, where its own keys are all known
+                    frame[8] = (frame[8] or []) + [(value, event.start_mark, mark)]
+                else:
+                    frame[0][frame[2]] = value
                 frame[2] = _NO_KEY
             else:
                 frame[0].append(value)
@@ -254,7 +260,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
             if kind is _MAPPING or kind is _SEQUENCE:
                 if len(stack) >= MAX_DEPTH:
                     raise _Budget(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
-                stack.append([value, path, _NO_KEY, None, {}, nodes, event.anchor, kind is _MAPPING])
+                stack.append([value, path, _NO_KEY, None, {}, nodes, event.anchor, kind is _MAPPING, None])
                 if event.anchor:
                     anchors[event.anchor] = (value, -1)  # its weight is known when it closes
     except _Budget as budget:
@@ -274,6 +280,10 @@ def _take_key(file: str, frame: list, event, kind, result: LoadResult) -> None:
     if kind is _SCALAR:
         key = _scalar_value(event)
         key = key if isinstance(key, str) else _key_text(key)
+        if key == MERGE_KEY and event.tag is None and event.implicit[0]:  # a plain `<<`: YAML's merge key
+            frame[2] = _MERGE
+            frame[3] = (event.start_mark.line + 1, event.start_mark.column + 1)
+            return
     elif kind is _ALIAS:
         key = event.anchor  # an aliased key: keep its name, do not expand
     else:
@@ -291,6 +301,22 @@ def _take_key(file: str, frame: list, event, kind, result: LoadResult) -> None:
     frame[2] = key
     frame[3] = mark
     seen[key] = mark
+
+
+def _merge(frame: list, positions: dict) -> None:
+    """Apply a closed mapping's merge keys, as Kubernetes' YAML reader does: the mapping's own keys win, then
+    the merged mappings in the order given (`<<: [*first, *second]`). A merged key is placed at its `<<`."""
+    mapping, path = frame[0], frame[1]
+    for value, start, mark in frame[8]:
+        sources = value if isinstance(value, list) else [value]
+        if not all(isinstance(source, dict) for source in sources):
+            raise _Budget(start, "a merge key (<<) takes a mapping or a list of mappings", rule="yaml-syntax",
+                          remediation="Merge mappings only (an alias of a mapping, or a list of them).")
+        for source in sources:
+            for key, item in source.items():
+                if key not in mapping:
+                    mapping[key] = item
+                    positions.setdefault(path + (key,), mark)
 
 
 def _expand_alias(event, anchors: dict, nodes: int) -> tuple[object, int]:
@@ -317,6 +343,8 @@ class _NoKey:
 
 
 _NO_KEY = _NoKey()
+_MERGE = _NoKey()  # the pending key is a merge key
+MERGE_KEY = "<<"
 
 
 def _key_text(key: object) -> str:

@@ -41,7 +41,7 @@ class BuiltinSchemas:
             )
             chosen = versions[-1]
             if self.requested:
-                wanted = tuple(int(p) for p in re.findall(r"\d+", self.requested)[:2])
+                wanted = tuple(int(p) for p in re.findall(r"[0-9]+", self.requested)[:2])
                 fitting = [v for v in versions if tuple(int(p) for p in v.split(".")[:2]) <= wanted]
                 if not fitting:
                     raise CrdError(f"--kubernetes-version {self.requested}: schemas start at {versions[0]}")

@@ -16,7 +16,7 @@ _OLD_SELF = re.compile(r"\boldSelf\b")
 _FIELD_PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_-]*)"
                               r"|\[\s*'((?:[^'\\]|\\.)*)'\s*\]"
                               r"|\[\s*\"((?:[^\"\\]|\\.)*)\"\s*\]"
-                              r"|\[\s*(\d+)\s*\]")
+                              r"|\[\s*([0-9]+)\s*\]")
 
 
 @dataclass(frozen=True)

@@ -223,7 +223,7 @@ def crd_sources_from_env(environ=os.environ) -> list[str]:
     for part in parts:
         if sources and sources[-1] in ("http", "https") and part.startswith("//"):
             sources[-1] += os.pathsep + part
-        elif sources and re.fullmatch(r"https?://[^/]+", sources[-1]) and re.match(r"\d+(/|$)", part):
+        elif sources and re.fullmatch(r"https?://[^/]+", sources[-1]) and re.match(r"[0-9]+(/|$)", part):
             sources[-1] += os.pathsep + part  # a port: http://host:8080/crd.yaml
         else:
             sources.append(part)
