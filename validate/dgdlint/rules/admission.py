@@ -1,11 +1,12 @@
 """Admission facts (DOMAIN section 4) that the operator enforces only at apply, or not at all, and that
 hold without a CRD at hand: at least one component, quantities that parse, a known backend
-framework. (Grove's name budget and the rest of the operator's webhook: the webhook_* modules.)"""
+framework, container requests and limits the API server takes for a pod. (Grove's name budget and the
+rest of the operator's webhook: the webhook_* modules.)"""
 
 from __future__ import annotations
 
 from dgdlint.model import Model, as_str
-from dgdlint.quantity import is_quantity
+from dgdlint.quantity import is_quantity, parse_quantity
 from dgdlint.rules.registry import Hit, rule
 
 BACKEND_FRAMEWORKS = ("vllm", "sglang", "trtllm")
@@ -63,3 +64,69 @@ def backend_framework_invalid(model: Model):
             yield Hit(graph.obj, ("spec", "backendFramework"),
                       f"{graph.obj.label}: backendFramework {graph.backend_framework!r} is not one of "
                       f"{', '.join(BACKEND_FRAMEWORKS)}")
+
+
+def _native(resource: str) -> bool:
+    """A resource of Kubernetes itself: no domain, or a kubernetes.io one (cpu, memory, hugepages-2Mi)."""
+    return "/" not in resource or "kubernetes.io/" in resource
+
+
+def _container_entries(container, table: dict) -> dict:
+    """The entries of a requests or limits table written in the container's own resources (a v1alpha1
+    service's resources block is the operator's to translate, and left out)."""
+    prefix = container.path + ("resources",)
+    return {resource: (text, path) for resource, (text, path) in table.items() if path[:len(prefix)] == prefix}
+
+
+def container_resource_problems(container):
+    """(path, problem) for each request or limit the API server refuses in a pod: a negative quantity, a
+    fraction of an extended resource (a GPU), a request above its limit, and for extended resources and
+    hugepages a request that is not its limit (or has none)."""
+    requests = _container_entries(container, container.requests)
+    limits = _container_entries(container, container.limits)
+    values = {}
+    for table_name, table in (("requests", requests), ("limits", limits)):
+        for resource, (text, path) in table.items():
+            value = parse_quantity(text)
+            if value is None:
+                continue  # not a quantity: the schema stage and resource-quantity-invalid say so
+            values[(table_name, resource)] = value
+            if value < 0:
+                yield path, f"{table_name} {resource} {text!r} is negative"
+            elif not _native(resource) and value != value.to_integral_value():
+                yield path, f"{table_name} {resource} {text!r} is not a whole number (an extended resource)"
+    for resource, (text, path) in requests.items():
+        request, limit = values.get(("requests", resource)), values.get(("limits", resource))
+        exact = not _native(resource) or resource.startswith("hugepages-")  # no overcommit of these
+        if request is None or request < 0:
+            continue
+        if resource not in limits:
+            if exact:
+                yield path, f"requests {resource} {text!r} has no limit; {resource} needs a limit equal to it"
+            continue
+        if limit is None or limit < 0:
+            continue
+        if exact and request != limit:
+            yield path, f"requests {resource} {text!r} is not its limit {limits[resource][0]!r}; they must be equal"
+        elif request > limit:
+            yield path, f"requests {resource} {text!r} is above its limit {limits[resource][0]!r}"
+
+
+@rule(
+    name="container-resources-invalid", code="DGD605", severity="error", family="admission",
+    title="Container requests and limits are ones the API server takes for a pod",
+    rationale="""The API server refuses a pod whose container asks for a negative quantity, a fraction of an
+    extended resource such as `nvidia.com/gpu`, a request above its limit, or (for extended resources and
+    hugepages, which are never overcommitted) a request without an equal limit. A Job is refused when it
+    is applied; a DynamoGraphDeployment is accepted, and its pods are refused when the operator creates
+    them, so the graph never comes up.""",
+    remediation="Give a GPU as a whole-number limit (the request defaults to it), and keep each request at or "
+                "under its limit.",
+    reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
+           "CronJob"),
+)
+def container_resources_invalid(model: Model):
+    for owner, container, _pod in model.all_containers():
+        for path, problem in container_resource_problems(container):
+            name = f" container {container.name}" if container.name else ""
+            yield Hit(container.obj, path, f"{owner.label}{name}: {problem}")

@@ -1,0 +1,47 @@
+"""container-resources-invalid against the real API server: each Job fixture of the rule is created (a
+server-side dry run), and each v1beta1 DGD fixture's pod template is created as the Pod the operator would
+make of it; the server refuses exactly the fixtures the rule fails, at the resources the rule names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from cluster_support import CLUSTER
+from controlplane import ApiError, resource_path
+
+from dgdlint.engine import check_paths
+
+pytestmark = CLUSTER
+
+FIXTURES = sorted((Path(__file__).parents[1] / "rules" / "container-resources-invalid").glob("*/*.yaml"))
+CASES = [p for p in FIXTURES if p.name.startswith("job-") or p.name.endswith("-v1beta1.yaml")]
+
+
+def as_created(document: dict, namespace: str) -> dict:
+    """The object the server is asked to create: the Job itself, or a DGD component's pod."""
+    if document["kind"] == "Job":
+        body = dict(document)
+    else:
+        template = document["spec"]["components"][0]["podTemplate"]
+        body = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": template["spec"]}
+    body["metadata"] = dict(body["metadata"], namespace=namespace)
+    return body
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_api_server_refuses_exactly_what_the_rule_fails(path, control_plane, namespace):
+    body = as_created(yaml.safe_load(path.read_text(encoding="utf-8")), namespace)
+    try:
+        control_plane.request("POST", resource_path(control_plane, body["apiVersion"], body["kind"], namespace)
+                              + "?dryRun=All&fieldValidation=Strict", body)
+        refused = []
+    except ApiError as error:
+        refused = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
+        assert refused, error.body
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == "container-resources-invalid"]
+    assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+    # the server names the same container's resources (a missing limit at `limits`, the rule at the request)
+    containers = {f.path.split(".resources")[0].rsplit("containers", 1)[1] for f in ours}
+    assert {field.split(".resources")[0].rsplit("containers", 1)[1] for field in refused} <= containers, (refused, ours)
