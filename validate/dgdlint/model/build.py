@@ -100,7 +100,8 @@ def _env_entries(obj: KObject, raw: object, path: tuple, origin: str) -> list[En
         value_from = item.get("valueFrom") if isinstance(item.get("valueFrom"), dict) else None
         raw = item.get("value")  # missing and null alike are "" (the API server prunes or zeroes a null)
         value = None if value_from is not None else ("" if raw is None else as_str(raw))
-        entries.append(EnvVar(name, value, value_from, path + (index,), origin))
+        written = isinstance(raw, (str, int, float)) and as_str(raw) != ""
+        entries.append(EnvVar(name, value, value_from, path + (index,), origin, written))
     return entries
 
 

@@ -114,6 +114,7 @@ class EnvVar:
     value_from: dict | None
     path: tuple  # the entry's path in its object
     origin: str  # "graph", "component", "container"
+    written: bool = False  # a non-empty `value` is written, even beside a valueFrom (which then wins nothing)
 
     @property
     def is_literal(self) -> bool:

@@ -130,3 +130,26 @@ def container_resources_invalid(model: Model):
         for path, problem in container_resource_problems(container):
             name = f" container {container.name}" if container.name else ""
             yield Hit(container.obj, path, f"{owner.label}{name}: {problem}")
+
+
+@rule(
+    name="env-value-and-value-from", code="DGD606", severity="error", family="admission",
+    title="An env entry has a value or a valueFrom, not both",
+    rationale="""The API server refuses a pod whose env entry sets a non-empty `value` and a `valueFrom`.
+    A Job is refused when applied; a DynamoGraphDeployment is accepted, and its pods are refused when the
+    operator creates them.""",
+    remediation="Keep `valueFrom` (for a secret) or `value`, not both.",
+    reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
+           "CronJob"),
+)
+def env_value_and_value_from(model: Model):
+    seen = set()  # a graph-level entry reaches every component's container: report it once
+    for owner, container, _pod in model.all_containers():
+        for entry in container.env:
+            if entry.value_from is None or not entry.written or (id(container.obj), entry.path) in seen:
+                continue
+            seen.add((id(container.obj), entry.path))
+            where = container.obj.label if entry.origin == "graph" else owner.label
+            # the value itself is never repeated: it may be a secret
+            yield Hit(container.obj, entry.path + ("valueFrom",),
+                      f"{where}: env {entry.name} sets both value and valueFrom")

@@ -82,8 +82,8 @@ def ngc_api_key_literal(model: Model):
                 continue
             seen.add((id(container.obj), entry.path))
             where = container.obj.label if entry.origin == "graph" else owner.label
-            if entry.value_from is None:
-                # Never echo the value.
+            if entry.value_from is None or entry.written:
+                # Never echo the value. (Beside a valueFrom, the literal is in the manifest all the same.)
                 yield Hit(container.obj, entry.path, f"{where}: {entry.name} is given as a literal value")
             elif "secretKeyRef" not in entry.value_from:
                 kind = next(iter(entry.value_from), "valueFrom")

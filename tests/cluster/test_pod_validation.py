@@ -1,6 +1,7 @@
-"""container-resources-invalid against the real API server: each Job fixture of the rule is created (a
+"""The rules that stand for the API server's pod validation (container-resources-invalid,
+env-value-and-value-from), against the real API server: each Job fixture of the rule is created (a
 server-side dry run), and each v1beta1 DGD fixture's pod template is created as the Pod the operator would
-make of it; the server refuses exactly the fixtures the rule fails, at the resources the rule names."""
+make of it; the server refuses exactly the fixtures the rule fails, in the container the rule names."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from dgdlint.engine import check_paths
 
 pytestmark = CLUSTER
 
-FIXTURES = sorted((Path(__file__).parents[1] / "rules" / "container-resources-invalid").glob("*/*.yaml"))
+RULES = ("container-resources-invalid", "env-value-and-value-from")
+FIXTURES = sorted(p for rule in RULES for p in (Path(__file__).parents[1] / "rules" / rule).glob("*/*.yaml"))
 CASES = [p for p in FIXTURES if p.name.startswith("job-") or p.name.endswith("-v1beta1.yaml")]
 
 
@@ -30,7 +32,7 @@ def as_created(document: dict, namespace: str) -> dict:
     return body
 
 
-@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
 def test_the_api_server_refuses_exactly_what_the_rule_fails(path, control_plane, namespace):
     body = as_created(yaml.safe_load(path.read_text(encoding="utf-8")), namespace)
     try:
@@ -40,8 +42,10 @@ def test_the_api_server_refuses_exactly_what_the_rule_fails(path, control_plane,
     except ApiError as error:
         refused = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
         assert refused, error.body
-    ours = [f for f in check_paths([str(path)]).findings if f.rule == "container-resources-invalid"]
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == path.parent.parent.name]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
-    # the server names the same container's resources (a missing limit at `limits`, the rule at the request)
-    containers = {f.path.split(".resources")[0].rsplit("containers", 1)[1] for f in ours}
-    assert {field.split(".resources")[0].rsplit("containers", 1)[1] for field in refused} <= containers, (refused, ours)
+    # the server names a field of the same container (a missing limit at `limits`, the rule at the request)
+    def container(field: str) -> str:
+        return field.rsplit("containers", 1)[1].split("]", 1)[0]
+
+    assert {container(field) for field in refused} <= {container(f.path) for f in ours}, (refused, ours)
