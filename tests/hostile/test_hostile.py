@@ -107,3 +107,18 @@ def test_usage_errors_are_messages_not_tracebacks(tmp_path):
                  ["check", "--crd", "http://127.0.0.1:9/none.yaml", str(INPUTS / "no-kind.yaml")]):
         completed = dgdlint(*args)
         assert completed.returncode == 2 and b"Traceback" not in completed.stderr, args
+
+
+def test_standard_input_named_twice_is_read_once():
+    completed = dgdlint("check", "-", "-", stdin=b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")
+    output = (completed.stdout + completed.stderr).decode()
+    assert completed.returncode == 0, output
+    assert "in 1 file (1 object" in output
+
+
+def test_a_file_name_with_a_newline_stays_on_its_own_line(tmp_path):
+    (tmp_path / "bad\nname.yaml").write_text("a: [\n")
+    completed = dgdlint("check", str(tmp_path))
+    assert completed.returncode == 1
+    [line] = [text for text in completed.stdout.decode().splitlines() if "yaml-syntax" in text]
+    assert line.startswith(f"{tmp_path}/bad\\nname.yaml:2:1: error yaml-syntax")

@@ -77,3 +77,11 @@ def test_no_format_echoes_a_secret(capsys, tmp_path, fmt, dynamo_crds):
     assert "ngc-api-key-literal" in everything or "ngc-api-key-literal" in everything.replace("%2C", ",")
     assert SECRET not in everything
     assert "1234567890123456789" not in everything
+
+
+def test_a_render_failure_never_repeats_an_ngc_key():
+    from dgdlint.render import render_finding
+
+    message = "values don't meet the specifications: at '/model/profile': 'nvapi-AbC_123-x y' does not match"
+    finding = render_finding("charts/x", message)
+    assert "AbC_123" not in finding.message and "nvapi-..." in finding.message

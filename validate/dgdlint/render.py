@@ -246,6 +246,15 @@ def _locate_in_values(values_files: list[str], path: tuple) -> tuple[str, int, i
     return None
 
 
+_NGC_KEY = re.compile(r"nvapi-[A-Za-z0-9_-]+")
+
+
+def _without_keys(message: str) -> str:
+    """Helm's message quotes the values it refuses (a schema pattern, a `fail`): an NGC key among them is
+    never repeated."""
+    return _NGC_KEY.sub("nvapi-...", message)
+
+
 def _key_named(message: str) -> tuple | None:
     """The values key a failure names: Helm's schema pointer (`at '/model/variant'`), or the dotted key a
     chart `fail` message starts with (`model.gpus 2 is not ...`)."""
@@ -280,6 +289,6 @@ def render_finding(chart: str, message: str, values_files=(), set_keys=()):
         file = os.path.relpath(os.path.join(parent, template.group(1)))
         line, column = int(template.group(2)), int(template.group(3))
     return Finding(rule="helm-render", severity="error", stage="parse", file=file, line=line, column=column,
-                   path=field, message=f"the chart did not render: {' '.join(message.split())}",
+                   path=field, message=f"the chart did not render: {_without_keys(' '.join(message.split()))}",
                    remediation="Fix the values named in the message (the chart's schema and checks say what "
                                "is allowed).")

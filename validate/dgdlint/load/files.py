@@ -72,7 +72,8 @@ def expand_paths(paths: Iterable[str]) -> list[str]:
     files: list[str] = []
     for raw in paths:
         if raw == "-":
-            files.append("-")
+            if "-" not in files:  # standard input is read once, however often it is named
+                files.append("-")
             continue
         path = Path(raw)
         if not os.path.lexists(path):

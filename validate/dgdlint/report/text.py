@@ -9,13 +9,20 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def _one_line(name: str) -> str:
+    """A file name on one line: control characters (a newline in a name) written as escapes."""
+    if name.isprintable():
+        return name
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in name)
+
+
 def render(result: CheckResult, show_fix: bool = False) -> str:
     from dgdlint.report import summary
 
     lines = []
     for finding in result.findings:
-        lines.append(f"{finding.file}:{finding.line}:{finding.column}: {finding.severity} {finding.rule} "
-                     f"{finding.message}")
+        lines.append(f"{_one_line(finding.file)}:{finding.line}:{finding.column}: {finding.severity} "
+                     f"{finding.rule} {finding.message}")
         if show_fix and finding.remediation:
             lines.append(f"    fix: {finding.remediation}")
     data = summary(result)
