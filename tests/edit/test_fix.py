@@ -122,12 +122,16 @@ def test_check_with_fix_is_fix_then_check(capsys, tmp_path):
     assert 'value: "0"' in target.read_text()
 
 
-def test_fix_of_a_file_that_does_not_parse_changes_nothing_and_names_it(capsys, tmp_path):
+@pytest.mark.parametrize("diff", [False, True], ids=["in-place", "diff"])
+def test_fix_of_a_file_that_does_not_parse_changes_nothing_and_names_it(capsys, tmp_path, diff):
+    """The parse error is the answer (exit 1): fix does not go on to say there is nothing to fix, which would
+    read as a clean file."""
     bad = tmp_path / "bad.yaml"
     bad.write_text("kind: [\n")
-    code, _, err = run(capsys, "fix", str(bad))
-    assert code == 1 and bad.read_text() == "kind: [\n"
+    code, out, err = run(capsys, "fix", *(["--diff"] if diff else []), str(bad))
+    assert (code, out) == (1, "") and bad.read_text() == "kind: [\n"
     assert err.startswith(f"{bad}:2: error: YAML syntax error")
+    assert "nothing to fix" not in err
 
 
 def test_the_catalogue_marks_as_fixable_exactly_the_rules_fix_repairs():

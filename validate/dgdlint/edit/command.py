@@ -145,12 +145,13 @@ def run_fix(paths: list[str], diff: bool, config=None) -> int:
     notes: list[Note] = []
     originals, fixed = fix_texts(paths, notes, config=config)
     _report(notes)
-    if not fixed:
+    failed = any(n.severity == "error" for n in notes)
+    if not fixed and not failed:
         print("dgdlint: nothing to fix", file=sys.stderr)
-        return EXIT_FINDINGS if any(n.severity == "error" for n in notes) else EXIT_OK
-    if diff:
+        return EXIT_OK
+    if diff:  # a refused file (it does not parse, or holds what the round trip cannot keep) is no diff
         for path, text in fixed.items():
             sys.stdout.writelines(difflib.unified_diff(originals[path].splitlines(keepends=True),
                                                        text.splitlines(keepends=True), f"a/{path}", f"b/{path}"))
-        return EXIT_FINDINGS if any(n.severity == "error" for n in notes) else EXIT_OK
+        return EXIT_FINDINGS if failed else EXIT_OK
     return _write(fixed, notes)
