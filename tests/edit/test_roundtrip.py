@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dgdlint.edit.roundtrip import open_text
+from dgdlint.edit.roundtrip import UnreadableValue, make_yaml, open_text
 from dgdlint.edit.source import EditError
 
 MIXED = """\
@@ -97,3 +97,16 @@ def test_windows_line_endings_and_a_byte_order_mark_are_kept():
     edit.documents[0].root["metadata"]["name"] = "y"
     edit.documents[0].changed = True
     assert edit.render() == text.replace("name: x", "name: y")
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("a:\n  b: !!bool maybe\n", "the value tagged !!bool is not true or false"),
+    ("a:\n  b: !!int ''\n", "the value tagged !!int is not an integer"),
+    ("a:\n  b: " + "1" * 5000 + "\n", "an integer of 5000 digits"),  # past the 4300 digits Python reads
+])
+def test_a_value_ruamel_cannot_build_is_a_yaml_error_at_its_line(text, words):
+    """ruamel raises KeyError, IndexError or ValueError there; the round trip's reader makes it a YAML error
+    at the value (line 2 here, 0-based 1), in words that do not repeat the value."""
+    with pytest.raises(UnreadableValue) as error:
+        make_yaml().load(text)
+    assert error.value.problem_mark.line == 1 and error.value.problem.startswith(words)

@@ -35,6 +35,9 @@ def convert_file(edit: EditableFile, to: str) -> list[Note]:
     for document in edit.documents:
         if document is None or not is_graph(document.root, source):
             continue
+        if document.refusal is not None:  # what it holds cannot be kept: refused when written, at its line
+            document.changed = True
+            continue
         if to == "v1beta1":
             notes += _to_v1beta1(document)
         else:

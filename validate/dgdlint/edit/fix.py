@@ -90,6 +90,9 @@ def apply(files: dict[str, EditableFile], plans: list) -> list[Note]:
             message = plan.message if isinstance(plan, Ambiguous) else "its document could not be edited"
             notes.append(Note(plan.obj.file, _line(plan), "warning", "fix-ambiguous", f"{message} [{plan.rule}]"))
             continue
+        if document.refusal is not None:  # what it holds cannot be kept: refused when written, at its line
+            document.changed = True
+            continue
         done = _set_env(document, plan) if isinstance(plan, SetEnv) else _add_flag(document, plan)
         if isinstance(done, str):
             notes.append(Note(plan.obj.file, _line(plan), "warning", "fix-ambiguous", f"{done} [{plan.rule}]"))

@@ -8,20 +8,49 @@ read back as the edited tree, with every comment still there; otherwise the file
 from __future__ import annotations
 
 import io
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
 from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import ScalarNode
 
 from dgdlint.edit.comments import CommentTable, Indent, attach_comments, take_comments
 from dgdlint.edit.source import Chunk, EditError, comment_layout, split_chunks
 
 
+class UnreadableValue(ConstructorError):
+    """A scalar ruamel cannot turn into its type (`!!int abc`, `!!bool maybe`, an integer of thousands of
+    digits); the message says which kind, never the value (it could be a secret)."""
+
+
+class _Constructor(RoundTripConstructor):
+    """ruamel's round-trip constructor, with a value it cannot build reported as a YAML error at its line
+    (ruamel raises ValueError, KeyError or IndexError there, which no caller could tell from a bug)."""
+
+    def construct_non_recursive_object(self, node, tag=None):
+        try:
+            return super().construct_non_recursive_object(node, tag)
+        except (ArithmeticError, LookupError, TypeError, ValueError):
+            raise UnreadableValue(None, None, _unreadable(node), node.start_mark) from None
+
+
+def _unreadable(node) -> str:
+    kind = str(node.tag).rsplit(":", 1)[-1] if isinstance(node, ScalarNode) else ""
+    digits = len(node.value.strip("+-").replace("_", "")) if isinstance(node, ScalarNode) else 0
+    if kind == "int" and digits > sys.get_int_max_str_digits() > 0:
+        return f"an integer of {digits} digits, too long for the round trip to read (quote it if it is text)"
+    wanted = {"int": "an integer", "float": "a number", "bool": "true or false", "null": "null"}.get(kind)
+    return f"the value tagged !!{kind} is not {wanted}" if wanted else "a value that cannot be read as its type"
+
+
 def make_yaml(indent: Indent | None = None) -> YAML:
     yaml = YAML(typ="rt")
+    yaml.Constructor = _Constructor
     yaml.preserve_quotes = True
     yaml.width = 1 << 20  # never fold a long line the user wrote on one
     indent = indent or Indent()
@@ -216,9 +245,19 @@ def open_text(path: str, text: str) -> EditableFile:
             root = make_yaml().load(chunk.body)
         except YAMLError as error:
             mark = getattr(error, "problem_mark", None)
-            raise EditError(path, chunk.start + (mark.line if mark else 0) + 1, "not valid YAML") from None
+            line = mark.line if mark else 0
+            tagged = next((what for at, what in layout.unusual if at == line), None)
+            why = error.problem if isinstance(error, UnreadableValue) else \
+                f"{tagged} that cannot be read as one" if tagged else "not valid YAML"
+            raise EditError(path, chunk.start + line + 1, why) from None
         if root is None:
             documents.append(None)
+            continue
+        if layout.unusual:  # kept as written; an edit that changes this document is refused
+            line, what = layout.unusual[0]
+            documents.append(EditableDocument(path, chunk, root, CommentTable(), Indent(), layout.anchors, (
+                line, f"{what} in a document the edit changes, which the round trip cannot keep safely (write it "
+                      "out as plain mappings, lists and values)")))
             continue
         indent = _detect_indent(root, chunk.body.splitlines())
         table = take_comments(root, chunk.body, layout)

@@ -17,6 +17,10 @@ except ImportError:  # pragma: no cover
 _SEPARATOR = re.compile(r"^(---|\.\.\.)[ \t]*(#.*)?$")
 _BLOCK_HEADER = re.compile(r"[|>][0-9+-]*")
 _BETWEEN_VALUE_AND_COMMENT = re.compile(r"[\s:\-,\[\]{}]*")
+_CORE = "tag:yaml.org,2002:"
+# The explicit tags an edit keeps: the non-specific `!` and the core schema's own types, each on its kind of node.
+_KEPT_TAGS = {yaml.ScalarEvent: {"!", *(_CORE + name for name in ("str", "int", "float", "bool", "null"))},
+              yaml.MappingStartEvent: {"!", _CORE + "map"}, yaml.SequenceStartEvent: {"!", _CORE + "seq"}}
 
 
 class EditError(Exception):
@@ -47,6 +51,7 @@ class CommentLayout:
     eol: dict[int, tuple[int, str]] = field(default_factory=dict)  # line -> (column of '#', comment text)
     anchors: list[int] = field(default_factory=list)  # lines with an anchor or an alias
     directives: bool = False
+    unusual: list[tuple[int, str]] = field(default_factory=list)  # (line, what) the round trip cannot keep
 
 
 def split_chunks(text: str) -> list[Chunk]:
@@ -73,15 +78,45 @@ def split_chunks(text: str) -> list[Chunk]:
     return chunks
 
 
+def _shown(tag: str) -> str:
+    shown = "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
+    return shown if len(shown) <= 40 else shown[:39] + "…"
+
+
+def _note_unusual(event, open_collections: list[list], layout: CommentLayout) -> None:
+    """Record what an edit cannot keep as written: a merge key (`<<`), a key that is a mapping or a list, and a
+    tag outside the core schema (`!!omap`, `!!pairs`, `!!set`, `!!binary`, a local `!tag`) or on the wrong kind
+    of node (`!!str {a: 1}`). Each collection's nodes are counted, so that a mapping's even ones are its keys."""
+    node = isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent))
+    is_key = node and bool(open_collections) and open_collections[-1][0] and open_collections[-1][1] % 2 == 0
+    line = event.start_mark.line
+    tag = getattr(event, "tag", None)
+    if tag is not None and tag not in _KEPT_TAGS.get(type(event), ()):
+        layout.unusual.append((line, f"a value tagged {_shown(tag)}"))
+    elif is_key and isinstance(event, yaml.ScalarEvent) and event.value == "<<" and event.style in (None, ""):
+        layout.unusual.append((line, "a YAML merge key (<<)"))
+    elif is_key and isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+        layout.unusual.append((line, "a key that is a mapping or a list"))
+    if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+        open_collections.append([isinstance(event, yaml.MappingStartEvent), 0])
+    elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+        open_collections.pop()
+    if open_collections and (isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingEndEvent,
+                                                yaml.SequenceEndEvent))):
+        open_collections[-1][1] += 1
+
+
 def comment_layout(file: str, chunk: Chunk) -> CommentLayout:
     """Read `chunk.body`'s events; a YAML error is an EditError at its line in the file."""
     layout = CommentLayout()
     lines = chunk.body.splitlines()
     content: set[int] = set()  # lines inside a multi-line scalar: a `#` there is text
     ends: dict[int, int] = {}  # line -> column where its last value ends
+    open_collections: list[list] = []  # [is a mapping, nodes read so far] of each collection being read
     try:
         for event in yaml.parse(chunk.body, Loader=_Loader):
             start, end = event.start_mark, event.end_mark
+            _note_unusual(event, open_collections, layout)
             if getattr(event, "anchor", None):
                 layout.anchors.append(start.line)
             if isinstance(event, yaml.DocumentStartEvent) and (event.version or event.tags):
