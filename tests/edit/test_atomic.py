@@ -37,7 +37,7 @@ def test_when_one_file_cannot_be_staged_none_is_written_and_no_temporary_file_is
 def test_convert_reads_stdin_with_a_dash(capsys, monkeypatch):
     source = "apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: x\nspec:\n" \
              "  services:\n    Frontend:\n      componentType: frontend  # the only one\n"
-    monkeypatch.setattr(sys, "stdin", io.StringIO(source))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(source.encode())))
     code, out, err = run(capsys, "convert", "--to", "v1beta1", "-")
     assert (code, err) == (0, "")
     assert out == "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: x\nspec:\n" \

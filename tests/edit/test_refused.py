@@ -4,7 +4,11 @@ unusual is edited. Never an internal error (exit 3)."""
 
 from __future__ import annotations
 
+import io
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,3 +129,34 @@ def test_fix_refuses_a_graph_holding_a_merge_key_at_the_key_s_line(capsys, tmp_p
     assert code == 1 and target.read_text() == text
     assert f"{target}:{line}: error: a YAML merge key (<<) in a document the edit changes" in err
     assert "[fixed]" not in err and "nothing to fix" not in err
+
+
+NOT_UTF8 = b"a: b\n# \xff\n"  # the byte 0xff, on line 2, starts no UTF-8 sequence
+
+
+@pytest.mark.parametrize("command", [["convert", "--to", "v1alpha1"], ["fix", "--diff"]])
+def test_a_file_that_is_not_utf8_is_refused_at_the_line_of_the_first_bad_byte(capsys, tmp_path, command):
+    source = tmp_path / "latin1.yaml"
+    source.write_bytes(NOT_UTF8)
+    code, out, err = run(capsys, *command, str(source))
+    assert (code, out) == (1, "")
+    assert f"{source}:2: error: not UTF-8 text (byte 0xff); the file is left untouched [edit-refused]" in err
+
+
+def test_stdin_that_is_not_utf8_is_refused_the_same_way(capsys, monkeypatch):
+    """Python may read stdin with surrogate escapes (a C locale); convert reads its bytes itself."""
+    stdin = io.TextIOWrapper(io.BytesIO(NOT_UTF8), encoding="utf-8", errors="surrogateescape")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, out, err = run(capsys, "convert", "--to", "v1alpha1", "-")
+    assert (code, out) == (1, "")
+    assert "-:2: error: not UTF-8 text (byte 0xff)" in err
+
+
+def test_stdin_and_stdout_are_utf8_whatever_the_locale_says(tmp_path):
+    """Under an ASCII locale the text goes through as it came, in UTF-8 (the real command, whose streams the
+    locale sets up)."""
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: café}\n"
+    environment = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONUTF8": "0", "LC_ALL": "C"}
+    done = subprocess.run([str(Path(sys.executable).with_name("dgdlint")), "convert", "--to", "v1beta1", "-"],
+                          input=text.encode(), capture_output=True, env=environment, timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (0, text.encode())

@@ -16,10 +16,21 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8", newline="") as handle:
-        return handle.read()
+    """The file's text, decoded here from its bytes (stdin too, whatever the locale says of it): an EditError
+    names the line of the first byte that is not UTF-8."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as error:
+        raise EditError(path, 1, f"cannot read it ({error.strerror or error})") from None
+    try:
+        return data.decode("utf-8")  # a byte-order mark stays, and is put back on write
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise EditError(path, line, f"not UTF-8 text (byte 0x{data[error.start]:02x})") from None
 
 
 def _open_all(paths: list[str], notes: list[Note]) -> dict[str, EditableFile]:
@@ -30,9 +41,18 @@ def _open_all(paths: list[str], notes: list[Note]) -> dict[str, EditableFile]:
         except EditError as error:
             notes.append(Note(error.file, error.line, "error", "edit-refused",
                               f"{error.message}; the file is left untouched"))
-        except UnicodeDecodeError:
-            notes.append(Note(path, 1, "error", "edit-refused", "not UTF-8 text; the file is left untouched"))
     return files
+
+
+def _print_yaml(text: str) -> None:
+    """The converted YAML on stdout as UTF-8, the encoding it was read in, whatever the locale's."""
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    stream.write(text.encode("utf-8"))
+    stream.flush()
 
 
 def _render_all(files: dict[str, EditableFile], notes: list[Note]) -> dict[str, str]:
@@ -101,8 +121,8 @@ def run_convert(paths: list[str], to: str, write: bool) -> int:
     for index, path in enumerate(p for p in paths if p in texts):
         text = texts[path]
         if index and not text.startswith("---"):
-            sys.stdout.write("---\n")
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+            _print_yaml("---\n")
+        _print_yaml(text if text.endswith("\n") or not text else text + "\n")
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
