@@ -160,3 +160,27 @@ def test_stdin_and_stdout_are_utf8_whatever_the_locale_says(tmp_path):
     done = subprocess.run([str(Path(sys.executable).with_name("dgdlint")), "convert", "--to", "v1beta1", "-"],
                           input=text.encode(), capture_output=True, env=environment, timeout=60, check=False)
     assert (done.returncode, done.stdout) == (0, text.encode())
+
+
+@pytest.mark.parametrize("command", [["convert", "--to", "v1beta1"], ["fix"]])
+def test_a_directory_is_called_a_directory_not_a_missing_file(capsys, tmp_path, command):
+    code, out, err = run(capsys, *command, str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err == f"dgdlint: error: {tmp_path}: is a directory; give the YAML files in it\n"
+
+
+@pytest.mark.parametrize("command", [["convert", "--to", "v1beta1"], ["fix", "--diff"]])
+def test_a_named_pipe_is_called_a_named_pipe_and_never_read(capsys, tmp_path, command):
+    """Nothing writes to the pipe: reading it would wait for ever, so the answer must come before any read."""
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    code, out, err = run(capsys, *command, str(pipe))
+    assert (code, out) == (2, "")
+    assert f"dgdlint: error: {pipe}: is a named pipe (FIFO), not a regular file; give a YAML file" in err
+
+
+def test_a_broken_symbolic_link_is_said_to_be_one(capsys, tmp_path):
+    link = tmp_path / "graph.yaml"
+    link.symlink_to(tmp_path / "gone.yaml")
+    code, _, err = run(capsys, "convert", "--to", "v1beta1", str(link))
+    assert code == 2 and err == f"dgdlint: error: {link}: no such file (a broken symbolic link)\n"

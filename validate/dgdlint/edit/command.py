@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 import sys
 
 from dgdlint.edit.atomic import WriteError, write_all
@@ -71,14 +72,32 @@ def _render_all(files: dict[str, EditableFile], notes: list[Note]) -> dict[str, 
 
 
 def _missing(paths: list[str], stdin_ok: bool) -> str | None:
+    """Why the paths cannot be edited (a usage error), or None."""
     if not paths:
         return "give at least one FILE"
     for path in paths:
-        if path == "-" and not stdin_ok:
-            return "- (stdin) cannot be written in place"
-        if path != "-" and not os.path.isfile(path):
-            return f"{path}: no such file"
+        if path == "-":
+            if not stdin_ok:
+                return "- (stdin) cannot be written in place"
+            continue
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            return f"{path}: no such file" + (" (a broken symbolic link)" if os.path.islink(path) else "")
+        except OSError as error:
+            return f"{path}: cannot be read ({error.strerror or error})"
+        if stat.S_ISDIR(mode):
+            return f"{path}: is a directory; give the YAML files in it"
+        if not stat.S_ISREG(mode):
+            return f"{path}: is {_kind_of(mode)}, not a regular file; give a YAML file" + \
+                (" (or - to read stdin)" if stdin_ok else "")
     return None
+
+
+def _kind_of(mode: int) -> str:
+    kinds = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"))
+    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 def _report(notes: list[Note], stream=None) -> None:
