@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 
+import pytest
 from edit_support import comments, run
 
 SOURCE = """\
@@ -161,6 +162,71 @@ spec:
 """)
     assert f"{source}:11: info: pvcs[0] (model-cache) has create: true: written as a PersistentVolumeClaim " \
            "object after the graph" in err
+
+
+LIST_HEAD = "apiVersion: v1\nkind: List\nitems:\n"
+LIST_TAIL = 'metadata:\n  resourceVersion: ""\n'  # what `kubectl get -o yaml` puts after the items
+
+
+def _as_item(text: str) -> str:
+    """A document that starts with one comment line as an item of a list: the comment above the dash, the
+    rest four columns in (the dash two), the way its own nested lists are indented."""
+    comment, first, *rest = text.splitlines()
+    return f"  {comment}\n  - {first}\n" + "".join(f"    {line}\n" if line else "\n" for line in rest)
+
+
+def test_a_graph_in_a_list_is_converted_as_the_same_graph_in_a_document_is(capsys, tmp_path):
+    """`kubectl get -o yaml` gives a `kind: List`: its graph item becomes what the document becomes (EXPECTED),
+    at the item's indentation; the list around it is kept."""
+    source = tmp_path / "list.yaml"
+    source.write_text(LIST_HEAD + _as_item(SOURCE) + LIST_TAIL)
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", "--write", str(source))
+    assert (code, out) == (0, "")
+    assert source.read_text() == LIST_HEAD + _as_item(EXPECTED) + LIST_TAIL
+    assert f"dgdlint: wrote {source}" in err
+    # Each line of SOURCE is three lines further down, below the list's head: the note of line 52 is at 55.
+    assert f"{source}:55: info: B is set in envs and in mainContainer.env" in err
+
+
+def test_a_pvc_with_create_true_in_a_list_becomes_the_next_item(capsys, tmp_path):
+    """In a document the claim is a document after the graph; in a list it is the item after the graph's
+    item, the same object with the same comment, and the items after it keep their comments."""
+    with_claim = SOURCE.replace("      create: false\n", "      create: true  # made by the operator\n"
+                                "      size: 200Gi\n")
+    document = tmp_path / "graph.yaml"
+    document.write_text(with_claim)
+    _, as_documents, _ = run(capsys, "convert", "--to", "v1beta1", str(document))
+    graph, claim = as_documents.split("---\n")
+    config_map = "# after the graph\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"
+    source = tmp_path / "list.yaml"
+    source.write_text(LIST_HEAD + _as_item(with_claim) + _as_item(config_map) + LIST_TAIL)
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0 and "error" not in err
+    assert out == LIST_HEAD + _as_item(graph) + _as_item(claim) + _as_item(config_map) + LIST_TAIL
+
+
+def test_convert_back_reads_a_list_too(capsys, tmp_path):
+    source = tmp_path / "list.yaml"
+    source.write_text(LIST_HEAD + _as_item(EXPECTED) + LIST_TAIL)
+    code, out, _ = run(capsys, "convert", "--to", "v1alpha1", str(source))
+    assert code == 0 and "apiVersion: nvidia.com/v1alpha1" in out and "    services:\n" in out
+
+
+@pytest.mark.parametrize(("text", "already"), [
+    ("", ""),  # an empty file
+    ("# only a comment\n", ""),
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", ""),
+    (LIST_HEAD + "  []\n", ""),  # wrong, but no graph in it
+    (EXPECTED, " (1 is already nvidia.com/v1beta1)"),
+])
+def test_a_file_without_a_graph_to_convert_passes_through_and_stderr_says_so(capsys, tmp_path, text, already):
+    source = tmp_path / "other.yaml"
+    source.write_text(text)
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0 and out.rstrip("\n") == text.rstrip("\n")
+    assert err == f"dgdlint: nothing to convert: no nvidia.com/v1alpha1 DynamoGraphDeployment in {source}{already}\n"
+    code, _, err = run(capsys, "convert", "--to", "v1beta1", "--write", str(source))
+    assert code == 0 and "nothing to convert" in err and source.read_text() == text
 
 
 def test_a_field_with_no_v1beta1_place_is_a_warning_never_a_silent_drop(capsys, tmp_path):

@@ -120,6 +120,19 @@ def _write(texts: dict[str, str], notes: list[Note]) -> int:
     return EXIT_OK
 
 
+def _nothing_to_convert(files: dict[str, EditableFile], to: str) -> str | None:
+    """What to say when no file holds a graph to convert (their text passes through as it is), else None."""
+    from dgdlint.edit.convert import GROUP, KIND, graph_places
+
+    source = "v1alpha1" if to == "v1beta1" else "v1beta1"
+    if not files or any(graph_places(d, source) for edit in files.values() for d in edit.documents):
+        return None
+    already = sum(len(graph_places(d, to)) for edit in files.values() for d in edit.documents)
+    names = ", ".join("stdin" if path == "-" else path for path in files)
+    return f"nothing to convert: no {GROUP}/{source} {KIND} in {names}" + \
+        (f" ({already} {'is' if already == 1 else 'are'} already {GROUP}/{to})" if already else "")
+
+
 def run_convert(paths: list[str], to: str, write: bool) -> int:
     from dgdlint.edit.convert import convert_file
 
@@ -129,12 +142,15 @@ def run_convert(paths: list[str], to: str, write: bool) -> int:
         return EXIT_USAGE
     notes: list[Note] = []
     files = _open_all(paths, notes)
+    nothing = _nothing_to_convert(files, to)
     for edit in files.values():
         notes += convert_file(edit, to)
     refused = {n.file for n in notes if n.severity == "error"}
     texts = _render_all({p: e for p, e in files.items() if p not in refused}, notes)
     _report(notes)
     failed = any(n.severity == "error" for n in notes)
+    if nothing and not failed:  # not an error: objects that are not graphs pass through untouched
+        print(f"dgdlint: {nothing}", file=sys.stderr)
     if write:
         return _write({p: t for p, t in texts.items() if files[p].changed}, notes)
     for index, path in enumerate(p for p in paths if p in texts):

@@ -3,8 +3,8 @@ operator's conversion maps them, in the user's own file (comments, order and quo
 
 Unlike the operator's webhook, which hides `spec.pvcs` in a private annotation, a listed PVC becomes what
 runs: a pod volume with `persistentVolumeClaim` beside each container mount, and a PVC with `create: true`
-becomes a PersistentVolumeClaim object of its own after the graph. Objects that are not v1alpha1 graphs
-pass through untouched."""
+becomes a PersistentVolumeClaim object of its own after the graph (the next item, for a graph inside a
+`kind: List`). Objects that are not v1alpha1 graphs pass through untouched."""
 
 from __future__ import annotations
 
@@ -28,28 +28,52 @@ def is_graph(root, version: str) -> bool:
             and str(root.get("apiVersion")) == f"{GROUP}/{version}")
 
 
+def _list_items(root) -> CommentedSeq | None:
+    """The items of a `kind: List` (what `kubectl get -o yaml` writes) or another `...List`, read as the model
+    reads them: a kind ending in List, an apiVersion, and a list of items."""
+    if not isinstance(root, CommentedMap) or not str(root.get("kind") or "").endswith("List"):
+        return None
+    items = root.get("items")
+    return items if "apiVersion" in root and isinstance(items, CommentedSeq) else None
+
+
+def graph_places(document: EditableDocument | None, version: str) -> list[int | None]:
+    """Where the document's graphs of `version` are: None for the document itself, else their index in its
+    list's items."""
+    if document is None:
+        return []
+    if is_graph(document.root, version):
+        return [None]
+    items = _list_items(document.root)
+    return [index for index, item in enumerate(items) if is_graph(item, version)] if items is not None else []
+
+
 def convert_file(edit: EditableFile, to: str) -> list[Note]:
-    """Convert every graph of `edit` to `to` in place; the notes say what moved, what was left out and why."""
+    """Convert every graph of `edit` to `to` in place, a list's items too; the notes say what moved, what was
+    left out and why."""
     notes: list[Note] = []
     source = "v1alpha1" if to == "v1beta1" else "v1beta1"
     for document in edit.documents:
-        if document is None or not is_graph(document.root, source):
+        places = graph_places(document, source)
+        if not places:
             continue
-        if document.refusal is not None:  # what it holds cannot be kept: refused when written, at its line
-            document.changed = True
-            continue
-        if to == "v1beta1":
-            notes += _to_v1beta1(document)
-        else:
-            from dgdlint.edit.convert_back import to_v1alpha1
-
-            notes += to_v1alpha1(document)
         document.changed = True
+        if document.refusal is not None:  # what it holds cannot be kept: refused when written, at its line
+            continue
+        items = _list_items(document.root)
+        for place in reversed(places):  # from the last, so that PVCs inserted after an item move no other graph
+            graph = document.root if place is None else items[place]
+            if to == "v1beta1":
+                notes += _to_v1beta1(document, graph, items, place)
+            else:
+                from dgdlint.edit.convert_back import to_v1alpha1
+
+                notes += to_v1alpha1(document, graph)
     return notes
 
 
-def _to_v1beta1(document: EditableDocument) -> list[Note]:
-    root = document.root
+def _to_v1beta1(document: EditableDocument, root: CommentedMap, items: CommentedSeq | None,
+                place: int | None) -> list[Note]:
     ctx = Context(document.file, document.chunk.start, document.table)
     set_api_version(root, "v1beta1")
     spec = root.get("spec")
@@ -71,7 +95,11 @@ def _to_v1beta1(document: EditableDocument) -> list[Note]:
         elif key == "topologyConstraint" and isinstance(value, CommentedMap) and "topologyProfile" in value:
             rename_key(value, "topologyProfile", "clusterTopologyName", value["topologyProfile"], ctx)
     if "pvcs" in spec:
-        document.followers = _pvc_objects(document, ctx, spec, pvcs)
+        claims = _pvc_objects(document, root, ctx, spec, pvcs)
+        if place is None:
+            document.followers = [_as_document(claim, comments, document) for claim, comments in claims]
+        else:
+            _insert_items(ctx, items, place + 1, claims)
         anchor = "components" if "components" in spec else None
         pvcs_comments = ctx.table.pop(spec, "pvcs")
         if anchor is not None:
@@ -82,11 +110,34 @@ def _to_v1beta1(document: EditableDocument) -> list[Note]:
     return ctx.notes
 
 
-def _pvc_objects(document: EditableDocument, ctx: Context, spec: CommentedMap, pvcs) -> list[str]:
-    """A PersistentVolumeClaim object (as YAML text) for each `create: true` entry; the others only name a
-    claim that exists, which the pod volumes now reference."""
+def _as_document(claim: CommentedMap, comments: Attached, document: EditableDocument) -> str:
+    """A claim as a YAML document of its own (text), the comments of its pvcs entry above it."""
+    stream = io.StringIO()
+    make_yaml(document.indent).dump(claim, stream)
+    lines = [" " * max(0, offset) + text if text else "" for offset, text in comments.above]
+    if comments.eol:
+        lines.append(comments.eol[1])
+    return "".join(line + "\n" for line in lines) + stream.getvalue()
+
+
+def _insert_items(ctx: Context, items: CommentedSeq, at: int, claims: list[tuple[CommentedMap, Attached]]) -> None:
+    """Claims as items of the list the graph is in, right after it; the comments of the items after them move
+    down with their items."""
+    for position in reversed(range(at, len(items))):
+        ctx.table.move(items, position, items, position + len(claims))
+    for offset, (claim, comments) in enumerate(claims):
+        items.insert(at + offset, claim)
+        eol = [(0, comments.eol[1])] if comments.eol else []
+        if comments.above or eol:
+            ctx.table.put(items, at + offset, Attached(above=comments.above + eol))
+
+
+def _pvc_objects(document: EditableDocument, root: CommentedMap, ctx: Context, spec: CommentedMap,
+                 pvcs) -> list[tuple[CommentedMap, Attached]]:
+    """A PersistentVolumeClaim object, with the comments of its entry, for each `create: true` entry; the
+    others only name a claim that exists, which the pod volumes now reference."""
     out = []
-    metadata = document.root.get("metadata") if isinstance(document.root.get("metadata"), CommentedMap) else {}
+    metadata = root.get("metadata") if isinstance(root.get("metadata"), CommentedMap) else {}
     for index, entry in enumerate(pvcs or []):
         if not isinstance(entry, CommentedMap) or not entry.get("name"):
             ctx.drop(pvcs, index, "a pvcs entry without a name; it is left out")
@@ -119,10 +170,5 @@ def _pvc_objects(document: EditableDocument, ctx: Context, spec: CommentedMap, p
                               f"pvcs[{index}] ({entry['name']}) has create: true: written as a PersistentVolumeClaim "
                               "object after the graph; apply it with the graph"
                               + (f" (it sets no {', '.join(missing)})" if missing else "")))
-        stream = io.StringIO()
-        make_yaml(document.indent).dump(claim, stream)
-        lines = [" " * max(0, offset) + text if text else "" for offset, text in comments.above]
-        if comments.eol:
-            lines.append(comments.eol[1])
-        out.append("".join(line + "\n" for line in lines) + stream.getvalue())
+        out.append((claim, comments))
     return out

@@ -26,8 +26,8 @@ SAME_NAME = ("replicas", "minAvailable", "runtimeVersionOverride", "globalDynamo
 SIDECAR_FIELDS = {"name": None, "image": "image", "args": "args", "env": "envs"}
 
 
-def to_v1alpha1(document: EditableDocument) -> list[Note]:
-    root = document.root
+def to_v1alpha1(document: EditableDocument, root: CommentedMap) -> list[Note]:
+    """`root` (the document, or an item of its list) converted in place."""
     ctx = Context(document.file, document.chunk.start, document.table)
     set_api_version(root, "v1alpha1")
     if "status" in root:
