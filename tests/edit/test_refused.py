@@ -184,3 +184,27 @@ def test_a_broken_symbolic_link_is_said_to_be_one(capsys, tmp_path):
     link.symlink_to(tmp_path / "gone.yaml")
     code, _, err = run(capsys, "convert", "--to", "v1beta1", str(link))
     assert code == 2 and err == f"dgdlint: error: {link}: no such file (a broken symbolic link)\n"
+
+
+EDIT_PACKAGE = Path(__file__).resolve().parents[2] / "validate" / "dgdlint" / "edit"
+
+
+def test_explain_says_what_each_note_code_of_convert_and_fix_means(capsys):
+    """Every code the edit modules put in a note (a quoted kebab-case word starting edit-, convert- or fix-,
+    or `fixed`) has a meaning that `dgdlint explain` prints, so a code seen in the output can be looked up."""
+    import re
+
+    from dgdlint.edit.notes import EDIT_NOTES
+
+    code_pattern = re.compile(r'"((?:edit|convert|fix)-[a-z-]+|fixed)"')
+    used = {code for path in EDIT_PACKAGE.glob("*.py") for code in code_pattern.findall(path.read_text())}
+    assert "edit-refused" in used and sorted(used) == sorted(EDIT_NOTES)
+    for code in sorted(used):
+        status, out, _ = run(capsys, "explain", code.upper())
+        commands, severity, meaning = EDIT_NOTES[code]
+        assert (status, out) == (0, f"{code} (a note of dgdlint {commands}, {severity})\n\n{meaning}\n")
+
+
+def test_explain_suggests_a_note_code_spelled_nearly_right(capsys):
+    code, _, err = run(capsys, "explain", "edit-refuse")
+    assert code == 2 and "did you mean edit-refused?" in err

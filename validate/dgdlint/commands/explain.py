@@ -1,7 +1,9 @@
-"""`dgdlint explain RULE`: one rule's page (why it matters, what to do, a failing manifest and its fix)."""
+"""`dgdlint explain RULE`: one rule's page (why it matters, what to do, a failing manifest and its fix), or
+what a finding of the parse and schema stages, or a note code of `convert` and `fix`, means."""
 
 from __future__ import annotations
 
+import difflib
 import sys
 
 from dgdlint.commands.options import EXIT_OK, UsageProblem
@@ -17,6 +19,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from dgdlint.docs import explain
+    from dgdlint.edit.notes import EDIT_NOTES
     from dgdlint.rules.catalogue import STAGE_FINDINGS, close_names, find_rule, find_stage_finding
 
     rule_ = find_rule(args.rule)
@@ -28,6 +31,11 @@ def run(args) -> int:
         stage, severity, meaning = STAGE_FINDINGS[stage_name]
         sys.stdout.write(f"{stage_name} ({stage} stage, {severity})\n\n{meaning}\n")
         return EXIT_OK
-    close = close_names(args.rule)
+    wanted = args.rule.strip().lower()
+    if wanted in EDIT_NOTES:  # a note of convert or fix, not a rule
+        commands, severity, meaning = EDIT_NOTES[wanted]
+        sys.stdout.write(f"{wanted} (a note of dgdlint {commands}, {severity})\n\n{meaning}\n")
+        return EXIT_OK
+    close = close_names(args.rule) or difflib.get_close_matches(wanted, list(EDIT_NOTES), n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(close)}?" if close else " (see `dgdlint rules`)"
     raise UsageProblem(f"no rule {args.rule!r}{hint}")

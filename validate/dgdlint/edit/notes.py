@@ -4,6 +4,44 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# What each code of a note means, for `dgdlint explain` (these are not rules: the edit commands say them).
+# code -> (the commands that say it, severity, meaning)
+EDIT_NOTES = {
+    "edit-refused": ("convert and fix", "error",
+                     "The file is left untouched (and with --write, or fix in place, no file of the run is "
+                     "written): it does not parse, is not UTF-8 text, has a tab in its indentation or a value its "
+                     "tag does not fit (`!!int abc`), or a document the edit changes holds what the round trip "
+                     "cannot keep (anchors, a merge key `<<`, a tag outside YAML's core types such as `!!omap`, a "
+                     "comment inside a flow collection). The line is the construct's: write it out plainly, then "
+                     "run the command again."),
+    "edit-comment-dropped": ("convert and fix", "warning",
+                             "A comment belonged to a field the edit left out; it is not in the result."),
+    "convert-field-dropped": ("convert", "warning or info",
+                              "A field has no place in the target version and is left out (its comments move "
+                              "above the component)."),
+    "convert-pvc-object": ("convert", "info or warning",
+                           "A v1alpha1 pvcs entry with create: true is written as a PersistentVolumeClaim after "
+                           "the graph (a warning when it sets no size, storage class or access mode)."),
+    "convert-mount-point-missing": ("convert", "error",
+                                    "A v1alpha1 volume mount without mountPoint: v1beta1 needs a path. Nothing "
+                                    "is written."),
+    "convert-compilation-cache": ("convert", "info",
+                                  "A mount flagged useAsCompilationCache becomes the component's compilationCache."),
+    "convert-env-merged": ("convert", "info",
+                           "A variable is set both in a service's envs and in its mainContainer's env; the "
+                           "container's value is kept, as the operator merges them."),
+    "convert-component-unnamed": ("convert", "error",
+                                  "A v1beta1 component without a name: v1alpha1 needs one as its services key."),
+    "convert-frontend-sidecar": ("convert", "error or info",
+                                 "A frontend sidecar v1alpha1's frontendSidecar cannot hold (fields beyond image, "
+                                 "args, env and one secret): convert that component by hand; an info when only "
+                                 "its container name changes."),
+    "fixed": ("fix", "info", "A finding repaired; the rule it repairs is named in brackets before the code."),
+    "fix-ambiguous": ("fix", "warning",
+                      "A finding with more than one answer (two endpoints, a value from a Secret, a flag whose "
+                      "place in a script is not clear) is reported and left for a person."),
+}
+
 
 @dataclass(frozen=True)
 class Note:
