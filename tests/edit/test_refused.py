@@ -208,3 +208,15 @@ def test_explain_says_what_each_note_code_of_convert_and_fix_means(capsys):
 def test_explain_suggests_a_note_code_spelled_nearly_right(capsys):
     code, _, err = run(capsys, "explain", "edit-refuse")
     assert code == 2 and "did you mean edit-refused?" in err
+
+
+def test_stdin_or_a_file_named_twice_is_converted_once(capsys, monkeypatch, tmp_path):
+    """Stdin can be read only once: naming it twice read the graph, then nothing, and said there was nothing
+    to convert. The output holds the converted graph once, as for one name."""
+    source = tmp_path / "graph.yaml"
+    source.write_text(GRAPH)
+    _, once, _ = run(capsys, "convert", "--to", "v1beta1", str(source))
+    _, twice, _ = run(capsys, "convert", "--to", "v1beta1", str(source), str(source))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(GRAPH.encode())))
+    code, from_stdin, err = run(capsys, "convert", "--to", "v1beta1", "-", "-")
+    assert (code, err) == (0, "") and once == twice == from_stdin

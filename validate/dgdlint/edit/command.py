@@ -136,6 +136,7 @@ def _nothing_to_convert(files: dict[str, EditableFile], to: str) -> str | None:
 def run_convert(paths: list[str], to: str, write: bool) -> int:
     from dgdlint.edit.convert import convert_file
 
+    paths = list(dict.fromkeys(paths))  # a file (or stdin) named twice is read and converted once
     problem = _missing(paths, stdin_ok=not write)
     if problem:
         print(f"dgdlint: error: {problem}", file=sys.stderr)
@@ -193,6 +194,7 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotatio
 
 
 def run_fix(paths: list[str], diff: bool, config=None) -> int:
+    paths = list(dict.fromkeys(paths))  # a file named twice is fixed once
     problem = _missing(paths, stdin_ok=False)
     if problem:
         print(f"dgdlint: error: {problem}", file=sys.stderr)
