@@ -42,9 +42,12 @@ CASES = [path for path in SCHEMA_FIXTURES + RULE_FIXTURES
          if dgd_documents(path) and header(path, "release") in (None, NEWEST)]
 # Rules (not the schema stage) that report what the API server itself refuses, each with how its field
 # path reads in the server's terms: a repeated env name at the entry, a non-string label or annotation at
-# the map (the server fails to decode it at all).
+# the map (the server fails to decode it at all), a name, label or annotation key out of syntax at its map.
 SERVER_RULES = {"duplicate-env": lambda path: path.removesuffix(".name"),
-                "metadata-value-not-string": lambda path: ".".join(re.split(r"[.\[]", path)[:2])}
+                "metadata-value-not-string": lambda path: ".".join(re.split(r"[.\[]", path)[:2]),
+                # a missing name is reported at the kind (there is no metadata to point at)
+                "object-metadata-invalid": lambda path: "metadata" if path == "kind"
+                else ".".join(re.split(r"[.\[]", path)[:2])}
 _DECODE_ERROR = re.compile(r"Go struct field ObjectMeta\.(\w+) of type")
 NOT_ALL_CHECKED = "some validation rules were not checked"
 _UNKNOWN_FIELD = re.compile(r'unknown field "([^"]+)"')
@@ -99,7 +102,9 @@ def dgdlint_verdict(path: Path, dgd: dict, stage: SchemaStage, old_path: Path | 
         loaded = LoadResult()
         load_text(old_path.name, old_path.read_text(encoding="utf-8"), loaded)
         stage.previous = {obj.ref: obj for obj in build_model(loaded).objects}
-    ref = f"{dgd['kind']}/{(dgd['metadata'] or {}).get('namespace') or 'default'}/{dgd['metadata']['name']}"
+    metadata = dgd.get("metadata") or {}
+    name = metadata.get("name") or metadata.get("generateName") or ""
+    ref = f"{dgd['kind']}/{metadata.get('namespace') or 'default'}/{name}"
     try:
         result = check_texts({path.name: path.read_text(encoding="utf-8")}, stage)
     finally:

@@ -59,8 +59,10 @@ def dgdlint_verdicts(path: Path, stage, kinds_with_schema: set[str]) -> dict[tup
     verdicts = {}
     for document in documents(path):
         metadata = document.get("metadata") or {}
-        # kubeconform names an object that has only generateName as "<generateName>{{ generateName }}"
-        name = metadata.get("name") or f"{metadata.get('generateName')}{{{{ generateName }}}}"
+        # kubeconform names an object that has only generateName as "<generateName>{{ generateName }}", and
+        # one with neither by an empty name
+        generate = metadata.get("generateName")
+        name = metadata.get("name") or (f"{generate}{{{{ generateName }}}}" if generate else "")
         key = (str(document.get("kind")), str(name))
         if key[0] in kinds_with_schema:
             verdicts[key] = key not in invalid

@@ -120,7 +120,7 @@ def _typed(text: str, tag: str, event: yaml.ScalarEvent) -> object:
     node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
     try:
         value = builder(node)
-    except (ValueError, KeyError, yaml.YAMLError):
+    except (ValueError, KeyError, IndexError, yaml.YAMLError):
         return text
     if type(value) is int and not INT64[0] <= value <= INT64[1]:
         # Kubernetes' YAML and JSON readers hold an integer past int64 as a float (then "not an integer").

@@ -3,6 +3,7 @@
 # The order of this list is the catalogue's (ruff's import sorting is off for it).
 from dgdlint.rules import (  # noqa: F401, I001  (imported for their registrations)
     admission,
+    metadata,
     cache,
     gpu_fit,
     hygiene,
