@@ -156,7 +156,7 @@ def test_an_integer_past_int64_is_a_float_as_kubernetes_reads_it(text, value):
     assert loaded == value and type(loaded) is type(value)
 
 
-@pytest.mark.parametrize("text", ["a: !!bool maybe\n", "a: !!int abc\n", "a: !!float nvapi-SECRET\n",
+@pytest.mark.parametrize("text", ["a: !!bool maybe\n", "a: !!int abc\n", "a: !!float nvapi-SECRET\n", "a: !!int ''\n",
                                   "a: [1, !!int 1.5]\n"])
 def test_a_value_its_explicit_tag_cannot_hold_is_refused_without_repeating_it(text):
     result = load_text("x.yaml", text)
