@@ -78,6 +78,14 @@ def _objects_of(document: Document, default_namespace: str, model: Model):
                     message=f"item {index} of {kind} is not a Kubernetes object with apiVersion and kind",
                     remediation="Give every list item apiVersion and kind."))
         return
+    if kind == "List" and as_str(value.get("apiVersion")) == "v1":  # a v1 List whose items are no list
+        position = document.position(("items",))
+        model.findings.append(Finding(
+            rule="not-an-object", severity="error", stage="parse", file=document.file,
+            line=position[0], column=position[1], path="items" if "items" in value else "",
+            message=f"document {document.index + 1} is a List without a list of items: no object to apply",
+            remediation="Give the List `items:`, a list of objects (or write the objects as documents)."))
+        return
     missing = [key for key in ("apiVersion", "kind") if not as_str(value.get(key))]
     if missing:
         model.findings.append(Finding(
