@@ -175,9 +175,12 @@ def test_a_value_that_fits_its_explicit_tag_takes_its_type(text, value):
 MERGES = """\
 base: &base {a: 1, b: 2}
 other: &other {b: 3, c: 4}
-one:
+after:
   <<: *base
   b: own
+before:
+  b: own
+  <<: *base
 both:
   <<: [*base, *other]
 inline:
@@ -189,15 +192,19 @@ quoted:
 
 
 def test_merge_keys_merge_as_kubernetes_yaml_reader_does():
-    """The mapping's own keys win wherever they stand, then the merged mappings in the order given."""
+    """In document order, as sigs.k8s.io/yaml (go-yaml v2) reads them (its YAMLToJSON, run on these cases,
+    gives the same): a merge sets its mappings' keys over the keys written before it, keys written after it
+    win, and of a list of mappings the first wins."""
     document = load_text("m.yaml", MERGES).documents[0]
     value = document.value
-    assert value["one"] == {"a": 1, "b": "own"}
+    assert value["after"] == {"a": 1, "b": "own"}
+    assert value["before"] == {"b": 2, "a": 1}
     assert value["both"] == {"a": 1, "b": 2, "c": 4}
     assert value["inline"] == {"d": 5, "e": 6}
     assert value["quoted"] == {"<<": {"a": 1, "b": 2}}  # a quoted `<<` is an ordinary key
-    assert document.position(("one", "a")) == (4, 3)  # a merged key is placed at its `<<`
-    assert document.position(("one", "b")) == (5, 3)
+    assert document.position(("after", "a")) == (4, 3)  # a merged key is placed at its `<<`
+    assert document.position(("after", "b")) == (5, 3)  # a key written after it keeps its place
+    assert document.position(("before", "b")) == (8, 3)  # one the merge overwrote is placed at the `<<`
 
 
 @pytest.mark.parametrize("text", ["a: {<<: 5}\n", "a: {<<: [{b: 1}, 2]}\n", "x: &x [1]\na: {<<: *x}\n"])

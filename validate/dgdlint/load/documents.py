@@ -249,8 +249,8 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
             if frame is None:
                 root = value
             elif frame[7]:
-                if frame[2] is _MERGE:  # merged when the mapping closes, where its own keys are all known
-                    frame[8] = (frame[8] or []) + [(value, event.start_mark, mark)]
+                if frame[2] is _MERGE:  # merged when the mapping closes (an inline value is complete then)
+                    frame[8] = (frame[8] or []) + [(value, event.start_mark, mark, len(frame[0]))]
                 else:
                     frame[0][frame[2]] = value
                 frame[2] = _NO_KEY
@@ -304,19 +304,29 @@ def _take_key(file: str, frame: list, event, kind, result: LoadResult) -> None:
 
 
 def _merge(frame: list, positions: dict) -> None:
-    """Apply a closed mapping's merge keys, as Kubernetes' YAML reader does: the mapping's own keys win, then
-    the merged mappings in the order given (`<<: [*first, *second]`). A merged key is placed at its `<<`."""
+    """Apply a closed mapping's merge keys as Kubernetes' YAML reader (go-yaml v2) does, in document order:
+    a merge sets every key of its mappings (of a list of them, the first wins), over the keys written before
+    it; keys written after it win. A merged key is placed at its `<<`."""
     mapping, path = frame[0], frame[1]
-    for value, start, mark in frame[8]:
+    written = list(mapping.items())
+    merged: dict = {}
+    done = 0
+    for value, start, mark, before in frame[8]:
         sources = value if isinstance(value, list) else [value]
         if not all(isinstance(source, dict) for source in sources):
             raise _Budget(start, "a merge key (<<) takes a mapping or a list of mappings", rule="yaml-syntax",
                           remediation="Merge mappings only (an alias of a mapping, or a list of them).")
-        for source in sources:
+        merged.update(written[done:before])
+        done = before
+        later = {key for key, _item in written[before:]}  # written after this merge: their own place stays
+        for source in reversed(sources):
             for key, item in source.items():
-                if key not in mapping:
-                    mapping[key] = item
-                    positions.setdefault(path + (key,), mark)
+                merged[key] = item
+                if key not in later:
+                    positions[path + (key,)] = mark
+    merged.update(written[done:])
+    mapping.clear()
+    mapping.update(merged)
 
 
 def _expand_alias(event, anchors: dict, nodes: int) -> tuple[object, int]:
