@@ -4,10 +4,11 @@ the independent oracle; otherwise CustomResourceDefinitions rebuilt from the bun
 so those tests run on a fresh clone with nothing beside it.
 
 A bundled schema is the CRD's openAPIV3Schema converted to JSON Schema (dgdlint.schema.openapi): prose
-and `format` dropped, objects closed with `additionalProperties: false`, and everything the server checks
-kept (types, enums, patterns, bounds, required keys, defaults, CEL rules, list types and keys,
-int-or-string, preserve-unknown-fields). Undoing the closing gives a structural schema the API server
-accepts; converting it again gives the bundled schema back (tests/schema/test_bundled_crds.py). Names,
+dropped, the int32/int64 formats written as bounds (turned back into formats here), objects closed with
+`additionalProperties: false`, and everything the server checks kept (types, enums, patterns, bounds,
+required keys, defaults, CEL rules, list types and keys, int-or-string, preserve-unknown-fields). Undoing
+the closing gives a structural schema the API server accepts; converting it again gives the bundled schema
+back (tests/schema/test_bundled_crds.py). Names,
 scope and the status subresource are the Dynamo operator's conventions for these kinds (plural = kind in
 lower case + "s", namespaced); served, deprecated and storage versions come from schemas/index.json.
 The conversion is None: no operator runs to convert between versions."""
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from dgdlint.schema.bundled import Release, bundled_root, choose_release, read_index
 from dgdlint.schema.crd import DYNAMO_CRD_NAMES
+from dgdlint.schema.openapi import FORMAT_BOUNDS
 from refdata import CRD_DIR
 
 OLDER_RELEASE = "1.1.0"
@@ -56,6 +58,7 @@ def openapi_schema(node: object) -> object:
     if not isinstance(node, dict):
         return node
     out = {}
+    node = _formats_back(node)
     for key, value in node.items():
         if key == "$schema" or (key == "additionalProperties" and value is False):
             continue  # draft-7 bookkeeping, and the closing the API server does by pruning and strictness
@@ -69,6 +72,19 @@ def openapi_schema(node: object) -> object:
         else:
             out[key] = value
     return out
+
+
+def _formats_back(node: dict) -> dict:
+    """An integer format's range, which the conversion writes as bounds, back as the format (the API server
+    refuses a bound it cannot hold as an integer, such as 2**63); the conversion turns it into the same
+    bounds again."""
+    for name, (low, high) in FORMAT_BOUNDS.items():
+        if node.get("maximum") == high:
+            node = {key: value for key, value in node.items()
+                    if key != "maximum" and not (key == "minimum" and value == low)}
+            node["format"] = name
+            break
+    return node
 
 
 def release(name: str | None = None) -> Release:
