@@ -100,8 +100,8 @@ class SchemaStage:
             found = self.builtins.validators(obj.api_version, kind)
             if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
                 instance = pruned(obj)
-                findings.extend(self._validate(obj, instance, found[0], found[1], "kubernetes-schema",
-                                               f"Kubernetes {self.builtins.version}"))
+                findings.extend(self._structure(obj, instance, found[0], found[1], "kubernetes-schema",
+                                                f"Kubernetes {self.builtins.version}")[0])
                 findings.extend(self._beyond_structure(obj, instance, found[2], self.builtins.definitions(),
                                                        builtin=True))
                 continue
@@ -143,7 +143,8 @@ class SchemaStage:
 
     def _beyond_structure(self, obj: KObject, instance: dict, schema: dict, definitions: dict | None,
                           builtin: bool, cel: bool = True) -> list[Finding]:
-        """CEL rules (custom resources only: built-in kinds are validated by Go code) and list-type keys."""
+        """CEL rules (custom resources only: built-in kinds are validated by Go code) and list-type keys;
+        `cel=False`: list-type keys only (the rules' outcomes are left out, as the API server skips them)."""
         from dgdlint.schema.validations import ABSENT, SchemaWalker
 
         walker = self._walkers.get(id(schema))
@@ -155,7 +156,9 @@ class SchemaStage:
         if previous is not None and previous.api_version == obj.api_version:
             old = pruned(previous, None if builtin else schema)
         violations = []
-        for violation in walker.violations(instance, old, cel=cel):
+        for violation in walker.violations(instance, old):
+            if not cel and violation.kind != "duplicate":
+                continue
             if violation.kind == "cel-uncompiled":
                 if violation.rule in self._reported_uncompiled:
                     continue
@@ -169,9 +172,6 @@ class SchemaStage:
 
             self._cel_runtime = CelRuntime()
         return self._cel_runtime
-
-    def _validate(self, obj: KObject, instance: dict, fast, explainer, rule: str, source: str) -> list[Finding]:
-        return self._structure(obj, instance, fast, explainer, rule, source)[0]
 
     def _structure(self, obj: KObject, instance: dict, fast, explainer, rule: str,
                    source: str) -> tuple[list[Finding], bool]:

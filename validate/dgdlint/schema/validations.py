@@ -39,12 +39,10 @@ class SchemaWalker:
         self._interesting: dict[int, bool] = {}
         self._defaults_below: dict[int, bool] = {}
         self._rules: dict[int, list[CelRule]] = {}
-        self._cel_on = True
 
-    def violations(self, value: object, old: object = ABSENT, cel: bool = True) -> Iterator[Violation]:
+    def violations(self, value: object, old: object = ABSENT) -> Iterator[Violation]:
         """Violations of `value` (and of the update from `old`); each rule sees its value with the schema's
-        defaults applied, as the API server stores it. `cel=False`: list keys only."""
-        self._cel_on = cel
+        defaults applied, as the API server stores it."""
         yield from self._walk(self.schema, value, old, ())
 
     def _defaulted(self, node: dict, value: object) -> object:
@@ -107,7 +105,7 @@ class SchemaWalker:
         node = self._resolve(node)
         if value is None or not self._is_interesting(node):
             return
-        if self.runtime is not None and self._cel_on and node.get("x-kubernetes-validations"):
+        if self.runtime is not None and node.get("x-kubernetes-validations"):
             yield from self._check_rules(node, value, old, path)
         if isinstance(value, dict):
             properties = node.get("properties")
