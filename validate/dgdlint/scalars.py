@@ -3,6 +3,9 @@ reading every layer shares."""
 
 from __future__ import annotations
 
+# The integers Kubernetes holds as integers (int64); its YAML and JSON readers hold a larger one as a float.
+INT64_RANGE = (-(2**63), 2**63 - 1)
+
 
 def as_str(value: object) -> str | None:
     """Scalars as the API server would coerce them for a string field; collections are None."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from dgdlint.findings import Finding
+from dgdlint.scalars import INT64_RANGE
 
 try:  # libyaml's C parser; the pure-Python one is a slow but correct fallback
     from yaml import CSafeLoader as _Loader
@@ -110,9 +111,6 @@ def _scalar_value(event: yaml.ScalarEvent) -> object:
     return value
 
 
-INT64 = (-(2**63), 2**63 - 1)
-
-
 def _typed(text: str, tag: str, event: yaml.ScalarEvent) -> object:
     builder = _SCALAR_BUILDERS.get(tag)
     if builder is None:
@@ -122,7 +120,7 @@ def _typed(text: str, tag: str, event: yaml.ScalarEvent) -> object:
         value = builder(node)
     except (ValueError, KeyError, IndexError, yaml.YAMLError):
         return text
-    if type(value) is int and not INT64[0] <= value <= INT64[1]:
+    if type(value) is int and not INT64_RANGE[0] <= value <= INT64_RANGE[1]:
         # Kubernetes' YAML and JSON readers hold an integer past int64 as a float (then "not an integer").
         return float(value)
     return value

@@ -7,6 +7,8 @@ validators (ours, kubeconform) ignore those `x-` keys; the CEL and list-type che
 
 from __future__ import annotations
 
+from dgdlint.scalars import INT64_RANGE
+
 # Extensions kept as they are: the CEL and list-type checks, and readers of the bundled schemas, need them.
 KEPT_EXTENSIONS = (
     "x-kubernetes-validations",
@@ -21,7 +23,7 @@ KEPT_EXTENSIONS = (
 DROPPED = ("description", "example", "externalDocs", "format", "nullable", "title")
 # The integer formats the API server enforces ("must be of type integer with format int32"), as bounds a
 # JSON Schema validator checks. The string formats in these CRDs (date-time) sit in status only.
-FORMAT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+FORMAT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": INT64_RANGE}
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 
 
@@ -57,10 +59,7 @@ def openapi_to_jsonschema(node: object) -> object:
         del out["minimum"]
     if "exclusiveMaximum" in out and "maximum" in out and out["exclusiveMaximum"] == out["maximum"]:
         del out["maximum"]
-    named = node.get("format")
-    bounds = FORMAT_BOUNDS.get(named) if isinstance(named, str) else None
-    if bounds is not None:
-        _bound(out, bounds)
+    _bound(out, node.get("format"))
     if node.get("x-kubernetes-int-or-string"):
         out.pop("type", None)
         out.setdefault("anyOf", [{"type": "integer"}, {"type": "string"}])
@@ -70,8 +69,12 @@ def openapi_to_jsonschema(node: object) -> object:
     return out
 
 
-def _bound(out: dict, bounds: tuple[int, int]) -> None:
-    """Narrow the node's range to its integer format's (an existing tighter bound stays)."""
+def _bound(out: dict, format_name: object) -> None:
+    """Narrow the node's range to its integer format's (an existing tighter bound stays); any other format
+    (or a property that happens to be called "format") leaves it as it is."""
+    bounds = FORMAT_BOUNDS.get(format_name) if isinstance(format_name, str) else None
+    if bounds is None:
+        return
     low, high = bounds
     if not (isinstance(out.get("minimum"), (int, float)) and out["minimum"] >= low) and "exclusiveMinimum" not in out:
         out["minimum"] = low
@@ -86,10 +89,7 @@ def bound_integer_formats(node: object) -> object:
     while stack:
         current = stack.pop()
         if isinstance(current, dict):
-            named = current.get("format")  # a property may be called "format" too: only a name counts
-            bounds = FORMAT_BOUNDS.get(named) if isinstance(named, str) else None
-            if bounds is not None:
-                _bound(current, bounds)
+            _bound(current, current.get("format"))
             stack.extend(value for value in current.values() if isinstance(value, (dict, list)))
         elif isinstance(current, list):
             stack.extend(value for value in current if isinstance(value, (dict, list)))
