@@ -13,9 +13,8 @@ from dgdlint.model import DGD_KIND, DYNAMO_GROUP, Graph, KObject, Model, as_str,
 def rerun_on_every_upgrade(job: KObject) -> bool:
     """A pre-upgrade hook that Helm deletes before creating it again (its default delete policy): it runs
     on every `helm upgrade` whatever its name, so keeping the name is no stale Job."""
-    annotations = job.annotations
-    events = {e.strip() for e in str(annotations.get("helm.sh/hook") or "").split(",")}
-    policies = {p.strip() for p in str(annotations.get("helm.sh/hook-delete-policy") or "").split(",") if p.strip()}
+    events = job.annotation_items("helm.sh/hook")
+    policies = job.annotation_items("helm.sh/hook-delete-policy")
     return "pre-upgrade" in events and (not policies or "before-hook-creation" in policies)
 
 

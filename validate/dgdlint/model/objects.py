@@ -75,6 +75,12 @@ class KObject:
     def annotations(self) -> dict:
         return as_map(self.metadata.get("annotations"))
 
+    def annotation_items(self, name: str) -> list[str]:
+        """The items of a comma-separated annotation (Helm's and Argo CD's hooks and delete policies), each
+        trimmed, empty ones left out."""
+        text = as_str(self.annotations.get(name)) or ""
+        return [item.strip() for item in text.split(",") if item.strip()]
+
     @cached_property
     def ref(self) -> str:
         return f"{self.kind}/{self.namespace}/{self.name}"

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from dgdlint.findings import Finding
 from dgdlint.model import Component, Container, Graph, KObject, Model, PodSettings, Workload, as_map, as_str
-from dgdlint.plan.phases import install_phase
+from dgdlint.plan.phases import install_phase, is_helm_test_hook
 from dgdlint.plan.resources import PodResources, pod_resources
 from dgdlint.quantity import parse_quantity, quantity_bytes
 
@@ -126,11 +126,6 @@ class Plan:
     @property
     def errors(self) -> int:
         return sum(1 for f in self.findings if f.severity == "error")
-
-
-def is_helm_test_hook(obj: KObject) -> bool:
-    hooks = as_str(obj.annotations.get("helm.sh/hook")) or ""
-    return any(hook.strip() in ("test", "test-success") for hook in hooks.split(","))
 
 
 def _claims(obj: KObject, model: Model, containers: list[Container]) -> list[ClaimUse]:

@@ -3,15 +3,10 @@ hook Job's pods and the release's other pods are not all there at once on a firs
 
 from __future__ import annotations
 
-from dgdlint.model import KObject, as_str
+from dgdlint.model import KObject
 
 HELM_HOOK = "helm.sh/hook"
 ARGO_HOOK = "argocd.argoproj.io/hook"
-
-
-def _listed(obj: KObject, annotation: str) -> list[str]:
-    text = as_str(obj.annotations.get(annotation)) or ""
-    return [item.strip() for item in text.split(",") if item.strip()]
 
 
 def install_phase(obj: KObject) -> str | None:
@@ -20,12 +15,12 @@ def install_phase(obj: KObject) -> str | None:
     deletes, rollbacks or tests only). Helm's annotation decides when present, as `helm install` reads it,
     else Argo CD's (Argo CD reads its own first and maps Helm's install hooks onto PreSync and PostSync;
     the chart's objects say the same in both); names are compared exactly, as both tools do."""
-    helm = _listed(obj, HELM_HOOK)
+    helm = obj.annotation_items(HELM_HOOK)
     if helm:
         if "pre-install" in helm:
             return "pre"
         return "post" if "post-install" in helm else None
-    argo = _listed(obj, ARGO_HOOK)
+    argo = obj.annotation_items(ARGO_HOOK)
     if argo:
         if "PreSync" in argo:
             return "pre"
@@ -33,3 +28,8 @@ def install_phase(obj: KObject) -> str | None:
             return "main"
         return "post" if "PostSync" in argo else None
     return "main"
+
+
+def is_helm_test_hook(obj: KObject) -> bool:
+    """A Helm test hook: installing or applying never creates it."""
+    return any(hook in ("test", "test-success") for hook in obj.annotation_items(HELM_HOOK))
