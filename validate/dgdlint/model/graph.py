@@ -219,6 +219,16 @@ class Model:
         index = self.memo("pvcs", lambda: {(c.namespace, c.name): c for c in reversed(self.pvcs)})
         return index.get((namespace, name))
 
+    def declared_env(self):
+        """(who, container, entry) for each env entry as written, once: a graph-level entry reaches every
+        component's container and is named by its graph, any other by the component or workload."""
+        seen = set()
+        for owner, container, _pod in self.all_containers():
+            for entry in container.env:
+                if (id(container.obj), entry.path) not in seen:
+                    seen.add((id(container.obj), entry.path))
+                    yield container.obj.label if entry.origin == "graph" else owner.label, container, entry
+
     def all_containers(self):
         """(owner label, obj, container, pod settings) for every container of every DGD and workload."""
         for graph in self.graphs:

@@ -60,6 +60,12 @@ class KObject:
         return self.api_version.rsplit("/", 1)[-1]
 
     @property
+    def is_custom(self) -> bool:
+        """A custom resource: its group is neither core nor one of Kubernetes' own (*.k8s.io), so a CRD's
+        schema describes it, and leaves its metadata to the API server."""
+        return "." in self.group and not self.group.endswith(".k8s.io")
+
+    @property
     def metadata(self) -> dict:
         return as_map(self.value.get("metadata"))
 

@@ -143,13 +143,8 @@ def container_resources_invalid(model: Model):
            "CronJob"),
 )
 def env_value_and_value_from(model: Model):
-    seen = set()  # a graph-level entry reaches every component's container: report it once
-    for owner, container, _pod in model.all_containers():
-        for entry in container.env:
-            if entry.value_from is None or not entry.written or (id(container.obj), entry.path) in seen:
-                continue
-            seen.add((id(container.obj), entry.path))
-            where = container.obj.label if entry.origin == "graph" else owner.label
+    for where, container, entry in model.declared_env():
+        if entry.value_from is not None and entry.written:
             # the value itself is never repeated: it may be a secret
             yield Hit(container.obj, entry.path + ("valueFrom",),
                       f"{where}: env {entry.name} sets both value and valueFrom")

@@ -75,20 +75,18 @@ _SECRET_ENV = ("NGC_API_KEY",)
     reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
 )
 def ngc_api_key_literal(model: Model):
-    seen = set()  # a graph-level entry reaches every component's container: report it once
+    for where, container, entry in model.declared_env():
+        if entry.name not in _SECRET_ENV:
+            continue
+        if entry.value_from is None or entry.written:
+            # Never echo the value. (Beside a valueFrom, the literal is in the manifest all the same.)
+            yield Hit(container.obj, entry.path, f"{where}: {entry.name} is given as a literal value")
+        elif "secretKeyRef" not in entry.value_from:
+            kind = next(iter(entry.value_from), "valueFrom")
+            yield Hit(container.obj, entry.path + ("valueFrom",),
+                      f"{where}: {entry.name} comes from {kind}, not from a Secret")
+    seen = set()  # a graph-level list reaches every component's container: report its items once
     for owner, container, _pod in model.all_containers():
-        for entry in container.env:
-            if entry.name not in _SECRET_ENV or (id(container.obj), entry.path) in seen:
-                continue
-            seen.add((id(container.obj), entry.path))
-            where = container.obj.label if entry.origin == "graph" else owner.label
-            if entry.value_from is None or entry.written:
-                # Never echo the value. (Beside a valueFrom, the literal is in the manifest all the same.)
-                yield Hit(container.obj, entry.path, f"{where}: {entry.name} is given as a literal value")
-            elif "secretKeyRef" not in entry.value_from:
-                kind = next(iter(entry.value_from), "valueFrom")
-                yield Hit(container.obj, entry.path + ("valueFrom",),
-                          f"{where}: {entry.name} comes from {kind}, not from a Secret")
         # `- NGC_API_KEY=...` written as a string item (not a name/value map) is a literal key too.
         for path, raw in container.env_lists:
             for index, item in enumerate(raw):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from dgdlint.model import Model, as_map
+from dgdlint.model import Model
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.webhook_topology import dns1123_subdomain_problem
 
@@ -14,10 +14,6 @@ _NAME_PART = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
 # Built-in kinds whose names are RFC 1123 subdomains (others, such as RBAC roles, allow more).
 _SUBDOMAIN_KINDS = {"Pod", "Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ConfigMap",
                     "Secret", "PersistentVolumeClaim", "ServiceAccount", "PodDisruptionBudget"}
-
-
-def _custom(group: str) -> bool:
-    return "." in group and not group.endswith(".k8s.io")
 
 
 def qualified_name_problem(key: str) -> str | None:
@@ -41,7 +37,7 @@ def label_value_problem(value: str) -> str | None:
 
 def _problems(obj):
     metadata = obj.value.get("metadata")
-    custom = _custom(obj.group)
+    custom = obj.is_custom
     if not isinstance(metadata, dict):
         if metadata is not None and custom:
             yield ("metadata",), "metadata must be a mapping"
@@ -90,5 +86,4 @@ def _problems(obj):
 def object_metadata_invalid(model: Model):
     for obj in model.objects:
         for path, problem in _problems(obj):
-            yield Hit(obj, path, f"{obj.kind} {as_map(obj.value.get('metadata')).get('name') or ''}".rstrip()
-                      + f": {problem}")
+            yield Hit(obj, path, f"{obj.label}: {problem}")

@@ -110,16 +110,12 @@ def intra_pod_failover_discovery(model: Model):
                   related=[view.obj.location(intra[0].failover.path, "the intra-pod failover")])
 
 
-def _builtin(group: str) -> bool:
-    return "." not in group or group.endswith(".k8s.io")
-
-
 def _metadata_maps(model: Model):
     """(object, path of an annotation or label map) of custom resources' own metadata: their CRD schemas
     leave metadata to the API server, while built-in kinds' schemas and a DGD's nested maps (pod
     template, services) are the schema stage's."""
     for obj in model.objects:
-        if not _builtin(obj.group):
+        if obj.is_custom:
             for key in ("annotations", "labels"):
                 yield obj, ("metadata", key)
 
