@@ -12,6 +12,7 @@ from dgdlint.edit.atomic import WriteError, write_all
 from dgdlint.edit.notes import Note
 from dgdlint.edit.roundtrip import EditableFile, open_text
 from dgdlint.edit.source import EditError
+from dgdlint.load import byte_position
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -30,8 +31,8 @@ def _read(path: str) -> str:
     try:
         return data.decode("utf-8")  # a byte-order mark stays, and is put back on write
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise EditError(path, line, f"not UTF-8 text (byte 0x{data[error.start]:02x})") from None
+        raise EditError(path, byte_position(data, error.start)[0],
+                        f"not UTF-8 text (byte 0x{data[error.start]:02x})") from None
 
 
 def _open_all(paths: list[str], notes: list[Note]) -> dict[str, EditableFile]:

@@ -18,6 +18,7 @@ from dgdlint.load.documents import (
 )
 from dgdlint.load.files import (
     UsageError,
+    byte_position,
     decode,
     expand_paths,
     load_bytes,
@@ -27,6 +28,6 @@ from dgdlint.load.files import (
 
 __all__ = [
     "Document", "LoadResult", "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES_PER_DOCUMENT", "UsageError",
-    "YAML_SUFFIXES", "build_documents", "decode", "expand_paths", "format_path", "load_bytes", "load_paths",
-    "load_text", "parse_finding"
+    "YAML_SUFFIXES", "build_documents", "byte_position", "decode", "expand_paths", "format_path", "load_bytes",
+    "load_paths", "load_text", "parse_finding"
 ]

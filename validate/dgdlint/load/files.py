@@ -12,6 +12,11 @@ from pathlib import Path
 from dgdlint.load.documents import MAX_FILE_BYTES, YAML_SUFFIXES, LoadResult, build_documents, parse_finding
 
 
+def byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of the byte at `offset` (an undecodable one, for a message)."""
+    return data.count(b"\n", 0, offset) + 1, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
 def decode(file: str, data: bytes, result: LoadResult) -> str | None:
     """Bytes to text: UTF-8 (a BOM is fine), CRLF kept for libyaml; anything else is a finding."""
     if data.startswith(b"\xef\xbb\xbf"):
@@ -28,8 +33,7 @@ def decode(file: str, data: bytes, result: LoadResult) -> str | None:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        line, column = byte_position(data, error.start)
         result.findings.append(parse_finding(
             file, line, column, f"invalid UTF-8 (byte 0x{data[error.start]:02x})",
             "Save the file as UTF-8.", rule="yaml-encoding"))
