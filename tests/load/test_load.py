@@ -147,7 +147,7 @@ def test_format_path_is_the_field_path_users_read():
     ("a: 9223372036854775808\n", float(2**63)),
     ("a: -9223372036854775809\n", float(-(2**63) - 1)),
     ("a: 100000000000000000000\n", 1e20),
-    ("a: !!int 100000000000000000000\n", 1e20),
+    ("a: !!int 18446744073709551615\n", float(2**64 - 1)),
 ])
 def test_an_integer_past_int64_is_a_float_as_kubernetes_reads_it(text, value):
     """Kubernetes' YAML and JSON readers hold an integer past int64 as a float (a type error for an integer
@@ -157,7 +157,8 @@ def test_an_integer_past_int64_is_a_float_as_kubernetes_reads_it(text, value):
 
 
 @pytest.mark.parametrize("text", ["a: !!bool maybe\n", "a: !!int abc\n", "a: !!float nvapi-SECRET\n", "a: !!int ''\n",
-                                  "a: [1, !!int 1.5]\n"])
+                                  "a: [1, !!int 1.5]\n", "a: !!null maybe\n", "a: !!int 100000000000000000000\n",
+                                  "a: !!timestamp 2001-02-30\n", "a: !!binary maybe?\n"])
 def test_a_value_its_explicit_tag_cannot_hold_is_refused_without_repeating_it(text):
     result = load_text("x.yaml", text)
     [finding] = result.findings
@@ -167,7 +168,9 @@ def test_a_value_its_explicit_tag_cannot_hold_is_refused_without_repeating_it(te
 
 
 @pytest.mark.parametrize(("text", "value"), [("a: !!int '12'\n", 12), ("a: !!bool 'yes'\n", True),
-                                             ("a: !!float '1'\n", 1.0), ("a: !!null x\n", None)])
+                                             ("a: !!float '1'\n", 1.0), ("a: !!null ''\n", None),
+                                             ("a: !!bool y\n", True), ("a: !!binary aGk=\n", "hi"),
+                                             ("a: !!timestamp 2001-12-14\n", "2001-12-14")])
 def test_a_value_that_fits_its_explicit_tag_takes_its_type(text, value):
     assert load_text("x.yaml", text).documents[0].value["a"] == value
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from dgdlint.findings import Finding
-from dgdlint.scalars import INT64_RANGE
+from dgdlint.load.resolve import Refused, key_text, resolve_plain, resolve_tagged, value_of
 
 try:  # libyaml's C parser; the pure-Python one is a slow but correct fallback
     from yaml import CSafeLoader as _Loader
@@ -39,6 +39,7 @@ class Document:
     column: int
     positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     has_null: bool = True  # whether any value in it is null (the loader knows; True when unknown)
+    whole_floats: bool = True  # whether it holds a float without a fraction (a number past int64; idem)
 
     def position(self, path: tuple) -> tuple[int, int]:
         """Line and column of the node at `path`, or of its nearest ancestor that exists."""
@@ -67,25 +68,11 @@ def parse_finding(file: str, line: int, column: int, message: str, remediation: 
 
 
 # ---------------------------------------------------------------------------------------------
-# Scalars: YAML 1.1 core resolution, as PyYAML's safe loader does it (and as Kubernetes' YAML
-# library resolves plain scalars for the values that matter here: null, bool, int, float).
+# Scalars, typed as Kubernetes' YAML reader types them (resolve.py).
 
-_resolver = yaml.resolver.Resolver()
-_constructor = yaml.constructor.SafeConstructor()
-_SCALAR_BUILDERS = {
-    "tag:yaml.org,2002:null": lambda node: None,
-    "tag:yaml.org,2002:bool": _constructor.construct_yaml_bool,
-    "tag:yaml.org,2002:int": _constructor.construct_yaml_int,
-    "tag:yaml.org,2002:float": _constructor.construct_yaml_float,
-}
-
-
-# Explicit tags whose value must parse as the type (the null tag takes any text, as in PyYAML and go-yaml).
-_STRICT_TAGS = {"tag:yaml.org,2002:bool": ("!!bool", "true or false"),
-                "tag:yaml.org,2002:int": ("!!int", "an integer"),
-                "tag:yaml.org,2002:float": ("!!float", "a number")}
 _PLAIN: dict[str, object] = {}  # a plain scalar's text -> its value: manifests repeat the same few texts
-_PLAIN_CACHE_LIMIT = 65536
+_KEYS: dict[str, str] = {}  # a plain key's text -> the key's text as Kubernetes writes it
+_CACHE_LIMIT = 65536
 
 
 def _scalar_value(event: yaml.ScalarEvent) -> object:
@@ -95,35 +82,37 @@ def _scalar_value(event: yaml.ScalarEvent) -> object:
         try:
             return _PLAIN[text]
         except KeyError:
-            value = _typed(text, _resolver.resolve(yaml.ScalarNode, text, (True, False)), event)
-            if len(_PLAIN) < _PLAIN_CACHE_LIMIT:
+            value = _refusing(event, lambda: value_of(resolve_plain(text)[1]))
+            if len(_PLAIN) < _CACHE_LIMIT:
                 _PLAIN[text] = value
             return value
-    if tag is None or tag == "!":
-        return event.value  # quoted, or the non-specific tag `!`: text
-    value = _typed(event.value, tag, event)
-    if value is event.value and tag in _STRICT_TAGS:
-        # Kubernetes' YAML reader refuses a value its explicit tag cannot hold (`!!int abc`, `!!bool maybe`).
-        # The value itself is not repeated: it may be a secret.
-        name, what = _STRICT_TAGS[tag]
-        raise _Budget(event.start_mark, f"the value tagged {name} is not {what} (Kubernetes' YAML reader refuses "
-                      "it)", rule="yaml-syntax", remediation=f"Write {what}, or drop the tag.")
-    return value
+    if tag is None:
+        return event.value  # quoted: text
+    return _refusing(event, lambda: value_of(resolve_tagged(tag, event.value)))
 
 
-def _typed(text: str, tag: str, event: yaml.ScalarEvent) -> object:
-    builder = _SCALAR_BUILDERS.get(tag)
-    if builder is None:
-        return text  # str, timestamps and binary stay text, as JSON would carry them
-    node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
+def _key_value(event: yaml.ScalarEvent) -> str:
+    """A mapping key's text: typed as a value is, then written as sigs.k8s.io/yaml writes a key."""
+    tag = event.tag
+    if tag is None and event.implicit[0]:
+        text = event.value
+        try:
+            return _KEYS[text]
+        except KeyError:
+            key = _refusing(event, lambda: key_text(resolve_plain(text)[1]))
+            if len(_KEYS) < _CACHE_LIMIT:
+                _KEYS[text] = key
+            return key
+    if tag is None:
+        return event.value
+    return _refusing(event, lambda: key_text(resolve_tagged(tag, event.value)))
+
+
+def _refusing(event, typed):
     try:
-        value = builder(node)
-    except (ValueError, KeyError, IndexError, yaml.YAMLError):
-        return text
-    if type(value) is int and not INT64_RANGE[0] <= value <= INT64_RANGE[1]:
-        # Kubernetes' YAML and JSON readers hold an integer past int64 as a float (then "not an integer").
-        return float(value)
-    return value
+        return typed()
+    except Refused as refused:  # the value itself is not repeated: it may be a secret
+        raise _Budget(event.start_mark, refused.message, rule="yaml-syntax", remediation=refused.remediation) from None
 
 
 class _Budget(Exception):
@@ -196,7 +185,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
     root: object = None
     root_mark = None
     nodes = 0
-    has_null = False
+    has_null = whole_floats = False
     try:
         for event in events:
             kind = type(event)
@@ -234,6 +223,8 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
                 value = _scalar_value(event)
                 if value is None:
                     has_null = True
+                elif type(value) is float and value.is_integer():
+                    whole_floats = True
                 if event.anchor:
                     anchors[event.anchor] = (value, 1)
             elif kind is _MAPPING or kind is _SEQUENCE:
@@ -271,13 +262,12 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
         return None  # an empty document (`---` alone, or only comments): kubectl skips it too
     line, column = root_mark if root_mark else (1, 1)
     return Document(file=file, index=index, value=root, line=line, column=column, positions=positions,
-                    has_null=has_null)
+                    has_null=has_null, whole_floats=whole_floats)
 
 
 def _take_key(file: str, frame: list, event, kind, result: LoadResult) -> None:
     if kind is _SCALAR:
-        key = _scalar_value(event)
-        key = key if isinstance(key, str) else _key_text(key)
+        key = _key_value(event)
         if key == MERGE_KEY and event.tag is None and event.implicit[0]:  # a plain `<<`: YAML's merge key
             frame[2] = _MERGE
             frame[3] = (event.start_mark.line + 1, event.start_mark.column + 1)
@@ -353,14 +343,6 @@ class _NoKey:
 _NO_KEY = _NoKey()
 _MERGE = _NoKey()  # the pending key is a merge key
 MERGE_KEY = "<<"
-
-
-def _key_text(key: object) -> str:
-    if key is None:
-        return "null"
-    if isinstance(key, bool):
-        return "true" if key else "false"
-    return str(key)
 
 
 def _one_line(text: str) -> str:

@@ -7,6 +7,8 @@ validators (ours, kubeconform) ignore those `x-` keys; the CEL and list-type che
 
 from __future__ import annotations
 
+from functools import cache
+
 from dgdlint.scalars import INT64_RANGE
 
 # Extensions kept as they are: the CEL and list-type checks, and readers of the bundled schemas, need them.
@@ -101,3 +103,14 @@ def version_schema(raw: dict) -> dict:
     schema = openapi_to_jsonschema(raw)
     schema["$schema"] = DRAFT7
     return schema
+
+
+@cache
+def kubernetes_integers(validator_class):
+    """`validator_class` (python-jsonschema) with `integer` as Kubernetes has it: a JSON number written as a
+    whole number within int64, which the loader, and only it, reads as an int. JSON Schema would also take a
+    float without a fraction (`1e20`, past int64), which the API server refuses for an integer field."""
+    from jsonschema import validators
+
+    checker = validator_class.TYPE_CHECKER.redefine("integer", lambda _checker, value: type(value) is int)
+    return validators.extend(validator_class, type_checker=checker)
