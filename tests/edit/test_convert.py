@@ -205,6 +205,19 @@ def test_a_pvc_with_create_true_in_a_list_becomes_the_next_item(capsys, tmp_path
     assert out == LIST_HEAD + _as_item(graph) + _as_item(claim) + _as_item(config_map) + LIST_TAIL
 
 
+def test_a_graph_in_a_list_inside_a_list_is_converted_too(capsys, tmp_path):
+    """kubectl flattens a list inside a list's items; so do the model and convert (the lists stay)."""
+    def inside(items: str) -> str:  # the items as those of a List that is the outer List's first item
+        return "  - apiVersion: v1\n    kind: List\n    items:\n" + "".join(
+            f"  {line}\n" if line else "\n" for line in items.splitlines())
+
+    source = tmp_path / "list.yaml"
+    source.write_text(LIST_HEAD + inside(_as_item(SOURCE)) + LIST_TAIL)
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0, err
+    assert out == LIST_HEAD + inside(_as_item(EXPECTED)) + LIST_TAIL
+
+
 def test_convert_back_reads_a_list_too(capsys, tmp_path):
     source = tmp_path / "list.yaml"
     source.write_text(LIST_HEAD + _as_item(EXPECTED) + LIST_TAIL)

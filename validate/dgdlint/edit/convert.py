@@ -37,15 +37,22 @@ def _list_items(root) -> CommentedSeq | None:
     return items if "apiVersion" in root and isinstance(items, CommentedSeq) else None
 
 
-def graph_places(document: EditableDocument | None, version: str) -> list[int | None]:
-    """Where the document's graphs of `version` are: None for the document itself, else their index in its
-    list's items."""
+def graph_places(document: EditableDocument | None, version: str) -> list[tuple[CommentedSeq | None, int | None]]:
+    """Where the document's graphs of `version` are: (None, None) for the document itself, else (the items
+    holding one, its index there), a list inside a list's items flattened as kubectl and the model flatten it."""
     if document is None:
         return []
     if is_graph(document.root, version):
-        return [None]
-    items = _list_items(document.root)
-    return [index for index, item in enumerate(items) if is_graph(item, version)] if items is not None else []
+        return [(None, None)]
+    places = []
+    queue = [items] if (items := _list_items(document.root)) is not None else []
+    for items in queue:
+        for index, item in enumerate(items):
+            if is_graph(item, version):
+                places.append((items, index))
+            elif (inner := _list_items(item)) is not None:
+                queue.append(inner)
+    return places
 
 
 def convert_file(edit: EditableFile, to: str) -> list[Note]:
@@ -60,8 +67,7 @@ def convert_file(edit: EditableFile, to: str) -> list[Note]:
         document.changed = True
         if document.refusal is not None:  # what it holds cannot be kept: refused when written, at its line
             continue
-        items = _list_items(document.root)
-        for place in reversed(places):  # from the last, so that PVCs inserted after an item move no other graph
+        for items, place in reversed(places):  # from the last: PVCs inserted after an item move no other graph
             graph = document.root if place is None else items[place]
             if to == "v1beta1":
                 notes += _to_v1beta1(document, graph, items, place)

@@ -54,6 +54,45 @@ def build_model(loaded: LoadResult, default_namespace: str = "default") -> Model
     return model
 
 
+def _list_shape(value: dict) -> str:
+    """"list" for a list of objects (any `*List` kind with apiVersion and a list of items), "broken" for a v1
+    List whose items are no list, "" for anything else."""
+    kind = as_str(value.get("kind"))
+    if kind and kind.endswith("List") and isinstance(value.get("items"), list) and "apiVersion" in value:
+        return "list"
+    return "broken" if kind == "List" and as_str(value.get("apiVersion")) == "v1" else ""
+
+
+def _list_items(document: Document, value: dict, default_namespace: str, model: Model):
+    """The objects of a list, a list inside it flattened as kubectl flattens it (breadth first)."""
+    queue = [((), value)]
+    for base, current in queue:
+        if _list_shape(current) == "broken":
+            position = document.position(base + ("items",))
+            model.findings.append(Finding(
+                rule="not-an-object", severity="error", stage="parse", file=document.file,
+                line=position[0], column=position[1], path=format_path(base + ("items",)) if "items" in current
+                else format_path(base),
+                message=f"document {document.index + 1}{' holds' if base else ' is'} a List without a list of "
+                        "items: no object to apply",
+                remediation="Give the List `items:`, a list of objects (or write the objects as documents)."))
+            continue
+        kind = as_str(current.get("kind"))
+        for index, item in enumerate(current["items"]):
+            path = base + ("items", index)
+            if isinstance(item, dict) and _list_shape(item):
+                queue.append((path, item))
+            elif isinstance(item, dict) and as_str(item.get("kind")) and as_str(item.get("apiVersion")):
+                yield KObject(document, path, item, default_namespace)
+            else:
+                line, column = document.position(path)
+                model.findings.append(Finding(
+                    rule="not-an-object", severity="error", stage="parse", file=document.file,
+                    line=line, column=column, path=format_path(path),
+                    message=f"item {index} of {kind} is not a Kubernetes object with apiVersion and kind",
+                    remediation="Give every list item apiVersion and kind."))
+
+
 def _objects_of(document: Document, default_namespace: str, model: Model):
     value = document.value
     if not isinstance(value, dict):
@@ -64,27 +103,8 @@ def _objects_of(document: Document, default_namespace: str, model: Model):
             message=f"document {document.index + 1} is {kind}, not a Kubernetes object (a mapping)",
             remediation="Each YAML document must be one object with apiVersion, kind and metadata."))
         return
-    kind = as_str(value.get("kind"))
-    if kind and kind.endswith("List") and isinstance(value.get("items"), list) and "apiVersion" in value:
-        for index, item in enumerate(value["items"]):
-            base = ("items", index)
-            if isinstance(item, dict) and as_str(item.get("kind")) and as_str(item.get("apiVersion")):
-                yield KObject(document, base, item, default_namespace)
-            else:
-                line, column = document.position(base)
-                model.findings.append(Finding(
-                    rule="not-an-object", severity="error", stage="parse", file=document.file,
-                    line=line, column=column, path=format_path(base),
-                    message=f"item {index} of {kind} is not a Kubernetes object with apiVersion and kind",
-                    remediation="Give every list item apiVersion and kind."))
-        return
-    if kind == "List" and as_str(value.get("apiVersion")) == "v1":  # a v1 List whose items are no list
-        position = document.position(("items",))
-        model.findings.append(Finding(
-            rule="not-an-object", severity="error", stage="parse", file=document.file,
-            line=position[0], column=position[1], path="items" if "items" in value else "",
-            message=f"document {document.index + 1} is a List without a list of items: no object to apply",
-            remediation="Give the List `items:`, a list of objects (or write the objects as documents)."))
+    if _list_shape(value):
+        yield from _list_items(document, value, default_namespace, model)
         return
     missing = [key for key in ("apiVersion", "kind") if not as_str(value.get(key))]
     if missing:
