@@ -13,7 +13,7 @@ from cluster_support import CLUSTER
 from controlplane import ApiError, resource_path
 
 from dgdlint.engine import check_texts
-from dgdlint.schema import SchemaStage, prune_declared_nulls, prune_nulls
+from dgdlint.schema import SchemaStage, prune_declared_nulls, prune_nulls, zero_nulls
 from dgdlint.webhook_model import GPU_POWER_LIMIT, graph_views
 
 pytestmark = CLUSTER
@@ -184,3 +184,57 @@ def test_nulls_in_a_preserved_subtree_are_stored_as_written_and_pruned_as_the_se
     assert kept == {"free": {"x": None, "y": {"z": None}, "l": [None]}, "partly": {"other": None}}
     schema = SchemaStage([probe_crd]).crds[("dgdlint.example", "NullProbe", "v1")].schema
     assert prune_declared_nulls(yaml.safe_load(text), schema)["spec"] == kept
+
+
+# A built-in kind is decoded into Go structs: a null list item or map value becomes its type's zero value.
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: nulls
+  labels: {a: null, b: c}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: main
+          image: busybox:1.36.1
+          args: [a]
+"""
+JOB_CASES = {
+    "arg-item": ("args: [a]", "args: [a, null]"),
+    "args": ("args: [a]", "args: null"),
+    "env-item": ("args: [a]", "env: [null]"),
+    "env-value": ("args: [a]", "env: [{name: A, value: null}]"),
+    "limit": ("args: [a]", "resources: {limits: {cpu: null}}"),
+    "port-item": ("args: [a]", "ports: [null]"),
+    "container-item": ("      containers:\n", "      containers:\n        - null\n"),
+    "volume-item": ("      containers:\n", "      volumes: [null]\n      containers:\n"),
+    "unknown-field": ("args: [a]", "unknown: null"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(JOB_CASES))
+def test_a_built_in_kind_takes_its_nulls_as_the_api_server_decodes_them(control_plane, namespace, case):
+    old, new = JOB_CASES[case]
+    text = JOB.replace(old, new, 1)
+    try:
+        stored(control_plane, namespace, text)
+        server = ""
+    except ApiError as error:
+        server = error.body.get("message", "")
+    errors = [f"{f.rule} {f.path}: {f.message}" for f in check_texts({"job.yaml": text}, SchemaStage()).findings
+              if f.severity == "error"]
+    assert bool(server) == bool(errors), (server, errors)
+
+
+def test_a_null_map_value_of_a_built_in_kind_is_kept_as_its_zero_value(control_plane, namespace):
+    labels = stored(control_plane, namespace, JOB)["metadata"]["labels"]
+    job = yaml.safe_load(JOB)
+    stage = SchemaStage()
+    [obj] = check_texts({"job.yaml": JOB}, stage).model.objects
+    validators = stage.builtins.validators("batch/v1", "Job")
+    assert labels == zero_nulls(job, validators[2], stage.builtins.definitions())["metadata"]["labels"] == {
+        "a": "", "b": "c"}
+    assert obj.value["metadata"]["labels"] == {"a": None, "b": "c"}  # the model keeps what was written

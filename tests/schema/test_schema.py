@@ -7,7 +7,14 @@ import pytest
 import yaml
 
 from dgdlint.engine import check_texts
-from dgdlint.schema import CrdError, SchemaStage, openapi_to_jsonschema, prune_nulls, read_crds_from_cluster
+from dgdlint.schema import (
+    CrdError,
+    SchemaStage,
+    openapi_to_jsonschema,
+    prune_nulls,
+    read_crds_from_cluster,
+    zero_nulls,
+)
 
 V1BETA1_DGD = """\
 apiVersion: nvidia.com/v1beta1
@@ -61,6 +68,22 @@ def test_integer_formats_become_the_bounds_of_their_range_and_tighter_bounds_sta
 
 def test_nulls_are_pruned_as_the_api_server_does():
     assert prune_nulls({"a": None, "b": [{"c": None, "d": 1}]}) == {"b": [{"d": 1}]}
+
+
+def test_a_built_in_kind_reads_a_null_item_or_map_value_as_its_types_zero_value():
+    """Go decodes `containers: [null]` as a container without a name (refused), `args: [null]` as "" and a null
+    label as the empty label (both accepted), `limits: {cpu: null}` as the quantity 0; a null field is no
+    field; an unknown field written as null is still unknown."""
+    stage = SchemaStage()
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "labels": {"a": None}},
+           "spec": {"backoffLimit": None, "template": {"spec": {"restartPolicy": "Never", "containers": [
+               {"name": "c", "image": "busybox:1.36.1", "args": [None], "unknown": None,
+                "resources": {"limits": {"cpu": None}}}, None]}}}}
+    schema = stage.builtins.validators("batch/v1", "Job")[2]
+    zeroed = zero_nulls(job, schema, stage.builtins.definitions())
+    container, empty = zeroed["spec"]["template"]["spec"]["containers"]
+    assert (zeroed["metadata"]["labels"], "backoffLimit" in zeroed["spec"], empty) == ({"a": ""}, False, {})
+    assert (container["args"], container["unknown"], container["resources"]) == ([""], None, {"limits": {"cpu": "0"}})
 
 
 def test_a_null_field_is_pruned_before_the_schema_sees_it(crd_schema_stage):

@@ -14,10 +14,10 @@ from dgdlint.schema.crd import (
     read_crd_source,
     read_crds_from_cluster,
 )
-from dgdlint.schema.nulls import prune_declared_nulls, prune_nulls
+from dgdlint.schema.nulls import prune_declared_nulls, prune_nulls, zero_nulls
 from dgdlint.schema.openapi import openapi_to_jsonschema
 from dgdlint.schema.stage import SchemaStage
 
 __all__ = ["CLUSTER", "BuiltinSchemas", "CrdError", "CrdVersionSchema", "SchemaStage", "crd_sources_from_env",
            "crd_versions", "openapi_to_jsonschema", "prune_declared_nulls", "prune_nulls", "read_crd_source",
-           "read_crds_from_cluster"]
+           "read_crds_from_cluster", "zero_nulls"]

@@ -6,14 +6,67 @@ schema describes nothing and the server keeps nulls as written, and it never dro
 therefore sees `has(self.x)` true for a null `x` there. (No CRD bundled here declares `nullable` or a
 default for a field written as null, the two exceptions the server also makes.)
 
-A built-in kind is decoded into Go structs, where a null becomes the field's zero value: dropping every
-null map value is the closest reading of that without the Go types."""
+A built-in kind is decoded into Go structs: a null field is no field, and a null list item or map value is
+the zero value of its type (an empty object, "", 0, false; "0" for a quantity), so `containers: [null]` is a
+container without a name and `labels: {a: null}` the label a="". zero_nulls reads the types from the
+kind's JSON schema; an unknown field written as null is kept (strict decoding refuses it). Checked against
+a real API server (tests/cluster/test_null_pruning.py)."""
 
 from __future__ import annotations
 
+# Kinds whose zero value is no empty object or text: their JSON form as Go writes it.
+_ZERO_OF_REF = {"io.k8s.apimachinery.pkg.api.resource.Quantity": "0",
+                "io.k8s.apimachinery.pkg.util.intstr.IntOrString": 0}
+_ZERO_OF_TYPE = (("object", dict), ("array", list), ("string", str), ("integer", int), ("number", int),
+                 ("boolean", bool))
+
+
+def zero_nulls(value: object, schema: object, definitions: dict) -> object:
+    """A built-in kind's value as Go decodes it (see above), its types read from `schema` and the `$defs`
+    its `$ref`s name."""
+    node = _resolve(schema, definitions)
+    if isinstance(value, dict):
+        properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        values = node.get("additionalProperties") if isinstance(node.get("additionalProperties"), dict) else None
+        out = {}
+        for key, item in value.items():
+            if key in properties:
+                if item is not None:
+                    out[key] = zero_nulls(item, properties[key], definitions)
+            elif values is not None:
+                out[key] = _zero(values, definitions) if item is None else zero_nulls(item, values, definitions)
+            else:
+                out[key] = item  # unknown: the schema reports it, null or not
+        return out
+    if isinstance(value, list) and isinstance(node.get("items"), dict):
+        items = node["items"]
+        return [_zero(items, definitions) if item is None else zero_nulls(item, items, definitions) for item in value]
+    return value
+
+
+def _resolve(schema: object, definitions: dict) -> dict:
+    for _ in range(32):  # a chain of $refs, never a loop
+        if not isinstance(schema, dict) or "$ref" not in schema:
+            break
+        schema = definitions.get(str(schema["$ref"]).rpartition("/")[2])
+    return schema if isinstance(schema, dict) else {}
+
+
+def _zero(schema: dict, definitions: dict) -> object:
+    """The zero value of the type `schema` describes, as JSON; None where the schema does not say."""
+    reference = str(schema.get("$ref", "")).rpartition("/")[2]
+    if reference in _ZERO_OF_REF:
+        return _ZERO_OF_REF[reference]
+    types = _resolve(schema, definitions).get("type")
+    types = [types] if isinstance(types, str) else types if isinstance(types, list) else []
+    for name, make in _ZERO_OF_TYPE:
+        if name in types:
+            return make()
+    return None
+
 
 def prune_nulls(value: object) -> object:
-    """Every null map value dropped, at any depth (built-in kinds); list items kept."""
+    """Every null map value dropped, at any depth; list items kept (where no schema gives the types)."""
     if isinstance(value, dict):
         return {k: prune_nulls(v) for k, v in value.items() if v is not None}
     if isinstance(value, list):

@@ -13,7 +13,7 @@ from dgdlint.schema.builtin import BuiltinSchemas
 from dgdlint.schema.bundled import Release, bundled_root, choose_release, read_index, release_versions
 from dgdlint.schema.crd import CrdError, CrdVersionSchema, cached_crd_versions
 from dgdlint.schema.messages import error_findings, object_finding, violation_findings
-from dgdlint.schema.nulls import prune_declared_nulls, prune_nulls
+from dgdlint.schema.nulls import prune_declared_nulls, zero_nulls
 
 MAX_ERRORS_PER_OBJECT = 200
 # Structural errors after which the API server runs no CEL rule of the object: a wrong type (int-or-string
@@ -21,13 +21,15 @@ MAX_ERRORS_PER_OBJECT = 200
 BLOCKING = ("type", "enum", "anyOf")
 
 
-def pruned(obj: KObject, schema: dict | None = None) -> dict:
-    """The object as the API server validates it (schema/nulls.py): without the null values it drops, for a
-    custom resource where `schema` declares the field, for a built-in kind (no schema given) anywhere. No
-    copy when the document holds no null."""
+def pruned(obj: KObject, schema: dict, definitions: dict | None = None) -> dict:
+    """The object as the API server validates it (schema/nulls.py): a custom resource without the null values
+    it drops where `schema` declares the field; a built-in kind (`definitions` given) with its nulls as Go
+    decodes them. No copy when the document holds no null."""
     if not obj.doc.has_null:
         return obj.value
-    return prune_nulls(obj.value) if schema is None else prune_declared_nulls(obj.value, schema)
+    if definitions is not None:
+        return zero_nulls(obj.value, schema, definitions)
+    return prune_declared_nulls(obj.value, schema)
 
 
 class SchemaStage:
@@ -99,7 +101,7 @@ class SchemaStage:
                 continue
             found = self.builtins.validators(obj.api_version, kind)
             if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
-                instance = pruned(obj)
+                instance = pruned(obj, found[2], self.builtins.definitions())
                 findings.extend(self._structure(obj, instance, found[0], found[1], "kubernetes-schema",
                                                 f"Kubernetes {self.builtins.version}")[0])
                 findings.extend(self._beyond_structure(obj, instance, found[2], self.builtins.definitions(),
@@ -154,7 +156,7 @@ class SchemaStage:
         previous = self.previous.get(obj.ref)
         old = ABSENT
         if previous is not None and previous.api_version == obj.api_version:
-            old = pruned(previous, None if builtin else schema)
+            old = pruned(previous, schema, definitions if builtin else None)
         violations = []
         for violation in walker.violations(instance, old):
             if not cel and violation.kind != "duplicate":
