@@ -136,3 +136,24 @@ def test_a_typed_field_takes_the_scalar_as_the_api_server_does(control_plane, pr
     findings = check_texts({"probe.yaml": text}, SchemaStage([probe_path[1]])).findings
     errors = [f"{f.rule}: {f.message}" for f in findings if f.severity == "error"]
     assert accepted == (not errors), (stored, errors)
+
+
+# Whole subtrees whose reading turns on more than one scalar: anchors, aliases (as values and as keys).
+SHAPES = {
+    "aliased-value": "a: &x foo\n  b: *x",
+    "aliased-key": "a: &x foo\n  b: {*x : 1}",
+    "aliased-number-key": "a: &x 12\n  b: {*x : 1}",
+    "aliased-map-key": "a: &x {k: v}\n  b: {*x : 1}",
+    "anchored-key": "&x foo: 1\n  b: {*x : 2}",
+    "aliased-list": "a: &x [1, y]\n  b: *x",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_anchors_and_aliases_are_read_as_the_api_server_reads_them(control_plane, probe_path, shape):
+    text = probe("shape", f"free:\n  {SHAPES[shape]}")
+    accepted, stored = server_reads(control_plane, probe_path[0], text)
+    loaded = load_text("probe.yaml", text)
+    assert accepted == (not loaded.findings), (stored, [f.message for f in loaded.findings])
+    if accepted:
+        assert loaded.documents[0].value["free"] == stored["free"]

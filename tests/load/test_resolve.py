@@ -59,3 +59,10 @@ def test_a_float_key_is_the_shortest_text_of_its_float32(number):
 def test_long_digit_strings_stay_cheap_and_exact():
     assert resolve_plain("0" * 5000 + "7")[1] == 7
     assert resolve_plain("9" * 5000) == ("tag:yaml.org,2002:str", "9" * 5000)  # past float64: text, as in Go
+
+
+def test_an_aliased_key_is_the_anchored_scalar_and_an_aliased_collection_is_no_key():
+    loaded = load_text("x.yaml", "&k yes: 1\na: &n 12\nb: {*k : 2, *n : 3}\nc: *k\n")
+    assert loaded.documents[0].value == {"true": 1, "a": 12, "b": {"true": 2, "12": 3}, "c": True}
+    [finding] = load_text("x.yaml", "a: &m {k: v}\nb: {*m : 1}\n").findings
+    assert (finding.rule, finding.line) == ("yaml-syntax", 2) and "scalar" in finding.message

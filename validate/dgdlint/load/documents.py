@@ -203,7 +203,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
                 frame = stack[-1]
                 if frame[7]:
                     if frame[2] is _NO_KEY:  # a key of the mapping: remember it and wait for the value
-                        _take_key(file, frame, event, kind, result)
+                        _take_key(file, frame, event, kind, result, anchors)
                         continue
                     path = frame[1] + ((MERGE_KEY,) if frame[2] is _MERGE else (frame[2],))
                     mark = frame[3]
@@ -265,17 +265,31 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
                     has_null=has_null, whole_floats=whole_floats)
 
 
-def _take_key(file: str, frame: list, event, kind, result: LoadResult) -> None:
+_COLLECTION_KEY = "a mapping key must be a scalar, not a collection (Kubernetes' YAML reader refuses it)"
+_SCALAR_KEY = "Write the key as text."
+
+
+def _take_key(file: str, frame: list, event, kind, result: LoadResult, anchors: dict) -> None:
     if kind is _SCALAR:
         key = _key_value(event)
+        if event.anchor:  # an alias of it elsewhere is the scalar read as a value
+            try:
+                anchors[event.anchor] = (_scalar_value(event), 1)
+            except _Budget:
+                pass  # no value JSON can carry (.inf): an alias of it is refused as unanchored
         if key == MERGE_KEY and event.tag is None and event.implicit[0]:  # a plain `<<`: YAML's merge key
             frame[2] = _MERGE
             frame[3] = (event.start_mark.line + 1, event.start_mark.column + 1)
             return
-    elif kind is _ALIAS:
-        key = event.anchor  # an aliased key: keep its name, do not expand
+    elif kind is _ALIAS:  # an aliased key: the anchored scalar, written as a key is
+        if event.anchor not in anchors:
+            raise _Budget(event.start_mark, f"alias *{event.anchor} has no anchor")
+        value = anchors[event.anchor][0]
+        if isinstance(value, (dict, list)):
+            raise _Budget(event.start_mark, _COLLECTION_KEY, rule="yaml-syntax", remediation=_SCALAR_KEY)
+        key = _refusing(event, lambda: key_text(value))
     else:
-        raise _Budget(event.start_mark, "a mapping key must be a scalar, not a collection")
+        raise _Budget(event.start_mark, _COLLECTION_KEY, rule="yaml-syntax", remediation=_SCALAR_KEY)
     mark = (event.start_mark.line + 1, event.start_mark.column + 1)
     seen = frame[4]
     if key in seen:
