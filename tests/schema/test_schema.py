@@ -277,3 +277,19 @@ def test_a_crd_can_come_from_a_url(tmp_path, dynamo_crds):
             SchemaStage([url.replace(dgd_crd.name, "missing.yaml")])
     finally:
         server.shutdown()
+
+
+def test_when_the_explaining_validator_names_nothing_the_object_still_fails(monkeypatch):
+    """jsonschema-rs answers valid or not; python-jsonschema names the fields. Should they ever disagree on an
+    object, the object fails at its kind with a note, rather than passing in silence."""
+    stage = SchemaStage()
+    crd = next(iter(stage.crds.values()))
+
+    class NamesNothing:
+        def iter_errors(self, _instance):
+            return iter(())
+
+    monkeypatch.setattr(type(crd), "validator", lambda _self: NamesNothing())
+    findings = schema_findings(V1BETA1_DGD.replace("replicas: 1", "replicas: one"), stage)
+    assert [(f.rule, f.severity, f.path) for f in findings] == [("crd-schema", "error", "")]
+    assert "names no field" in findings[0].message

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from dgdlint.schema.crd import CrdError
-from dgdlint.schema.openapi import bound_integer_formats, kubernetes_integers
+from dgdlint.schema.openapi import bound_integer_formats, kubernetes_validator
 
 # What a built-in kind and group/version can be spelt as: anything else names no schema file (and never
 # reaches the file system as a path).
@@ -91,6 +91,6 @@ class BuiltinSchemas:
 
         if self._registry is None:
             self._registry = Resource.from_contents(self._definitions) @ Registry()
-        return kubernetes_integers(Draft202012Validator)(schema,
+        return kubernetes_validator(Draft202012Validator)(schema,
                                                          registry=Resource.from_contents(schema) @ self._registry)
 

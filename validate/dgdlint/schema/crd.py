@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from dgdlint.model import as_map, as_str
-from dgdlint.schema.openapi import kubernetes_integers, version_schema
+from dgdlint.schema.openapi import kubernetes_validator, version_schema
 
 CLUSTER = "cluster"
 URL_TIMEOUT_SECONDS = 30
@@ -48,7 +48,7 @@ class CrdVersionSchema:
         if self._validator is None:
             from jsonschema import Draft7Validator
 
-            self._validator = kubernetes_integers(Draft7Validator)(self.schema)
+            self._validator = kubernetes_validator(Draft7Validator)(self.schema)
         return self._validator
 
     def fast(self):

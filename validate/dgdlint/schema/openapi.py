@@ -106,11 +106,34 @@ def version_schema(raw: dict) -> dict:
 
 
 @cache
-def kubernetes_integers(validator_class):
-    """`validator_class` (python-jsonschema) with `integer` as Kubernetes has it: a JSON number written as a
-    whole number within int64, which the loader, and only it, reads as an int. JSON Schema would also take a
-    float without a fraction (`1e20`, past int64), which the API server refuses for an integer field."""
+def kubernetes_validator(validator_class):
+    """`validator_class` (python-jsonschema) as the API server validates:
+    - `integer` is a JSON number written as a whole number within int64, which the loader, and only it,
+      reads as an int (JSON Schema would also take a float without a fraction: `1e20`, past int64);
+    - `pattern` is matched by RE2, as Go's regexp matches it: `$` is the end of the text (Python's `re`
+      also matches before a final newline, passing "name\\n"), `\\d` is an ASCII digit."""
     from jsonschema import validators
 
     checker = validator_class.TYPE_CHECKER.redefine("integer", lambda _checker, value: type(value) is int)
-    return validators.extend(validator_class, type_checker=checker)
+    return validators.extend(validator_class, type_checker=checker, validators={"pattern": _re2_pattern})
+
+
+def _re2_pattern(validator, pattern, instance, _schema):
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and not _regexp(pattern)(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@cache
+def _regexp(pattern: str):
+    """The search function of `pattern` compiled by RE2 (Python's `re` for one RE2 cannot compile, which
+    the API server would not have accepted in a CRD)."""
+    import re
+
+    import re2
+
+    try:
+        return re2.compile(pattern).search
+    except re2.error:
+        return re.compile(pattern).search

@@ -188,5 +188,9 @@ class SchemaStage:
             findings.extend(error_findings(obj, error, rule, source))
             if len(findings) >= MAX_ERRORS_PER_OBJECT:
                 break
+        if not findings:  # the two validators disagree: never a silent pass
+            findings.append(object_finding(obj, rule, "error", f"{obj.label} does not match the {source} schema "
+                                           "(the explaining validator names no field)",
+                                           "Check the object against the schema; please report this case."))
         findings.sort(key=lambda f: (f.line, f.column, f.path))
         return findings, blocking
