@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dgdlint.quantity import canonical_quantity, format_bytes, format_cores, is_quantity, parse_quantity, quantity_bytes
+from dgdlint.quantity import (
+    canonical_quantity,
+    format_bytes,
+    format_cores,
+    go_quantity,
+    is_quantity,
+    parse_quantity,
+    quantity_bytes,
+)
 
 GI = 2**30
 
@@ -46,7 +54,7 @@ def test_a_quantity_parses_to_its_value(text, value):
     assert parse_quantity(text) == value
 
 
-@pytest.mark.parametrize("text", ["", "Gi", "1K", "1KB", "1 Gi", " 8Gi ", "8Gi ", "8Gi\n", "1gi", "1e", "1e1.5",
+@pytest.mark.parametrize("text", ["", "1K", "1KB", "1 Gi", " 8Gi ", "8Gi ", "8Gi\n", "1gi", "1e", "1e1.5",
                                   "abc", "1..2", "0x10", "1e999", None, [], {}, True,
                                   "\u0662", "\uff11", "1\u0660Gi", "1e\u0663"])  # digits Go's patterns do not take
 def test_what_is_not_a_quantity_parses_to_none(text):
@@ -99,3 +107,16 @@ def test_a_gpu_count_is_read_as_the_quantity_kubernetes_reads(quantity, count):
     from dgdlint.model.objects import parse_count
 
     assert parse_count(quantity) == count
+
+
+@pytest.mark.parametrize(("text", "value"), [(".", 0), ("Gi", 0), ("-", 0), ("e3", 0), ("1e-10", Decimal("1e-9")),
+                                             ("1e100", Decimal("1e100")), ("1.Ki", 1024)])
+def test_the_forms_apimachinery_reads_read_as_it_does(text, value):
+    """Its parser reads a missing number as 0 and rounds below a nano up to one; the cluster tier checks
+    these against a real API server (tests/cluster/test_quantities.py)."""
+    assert go_quantity(text) == value and is_quantity(text)
+
+
+@pytest.mark.parametrize("text", ["1K", "1ki", "1e", ".e-10", "1e+", "1E-3m", " 1", "1 ", "1\n", "0x10", "1_000"])
+def test_the_forms_apimachinery_refuses_are_no_quantity(text):
+    assert go_quantity(text) is None and not is_quantity(text)

@@ -68,8 +68,8 @@ MUTANTS = [
      "provider-override-invalid"),  # enable-grove read case-sensitively: FALSE taken for Grove on
     ("rules/webhook_components.py", "amount is not None and amount < 0", "amount is not None and amount <= 0",
      "shared-memory-negative"),  # a size at the bound, 0, refused
-    ("quantity.py", "return text is not None and _QUANTITY.fullmatch(text) is not None",
-     "return text is not None and _QUANTITY.fullmatch(text.strip()) is not None",
+    ("quantity.py", "    text = as_str(text)\n    if not text:",
+     "    text = as_str(text)\n    text = text and text.strip()\n    if not text:",
      "resource-quantity-invalid"),  # spaces trimmed, as Kubernetes' ParseQuantity does not
     ("rules/model_selection.py", "if tp * dp != count:", "if tp * dp > count:",
      "tags-selector-mismatch"),  # != loosened to >: too few GPUs selected let through

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import re
-from decimal import ROUND_CEILING, Decimal, InvalidOperation
+from decimal import MAX_EMAX, MIN_EMIN, ROUND_CEILING, ROUND_UP, Context, Decimal
 
 from dgdlint.scalars import as_str
 
@@ -12,29 +11,97 @@ _BINARY_SUFFIXES = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2*
 _DECIMAL_SUFFIXES = {"n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1),
                      "k": Decimal(10**3), "M": Decimal(10**6), "G": Decimal(10**9), "T": Decimal(10**12),
                      "P": Decimal(10**15), "E": Decimal(10**18)}
-_QUANTITY = re.compile(r"^(?P<number>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
-                       r"(?:[eE](?P<exponent>[+-]?[0-9]+)|(?P<suffix>[KMGTPE]i|[numkMGTPE])?)$")
+_DECIMAL_EXPONENTS = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+_BINARY_EXPONENTS = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_DIGITS = frozenset("0123456789")
+_SUFFIX_LETTERS = frozenset("eEinumkKMGTP")
+_INT64 = 2**63
+# Wide enough for any exponent a quantity can carry (Go reads it as an int32).
+_WIDE = Context(prec=80, Emax=MAX_EMAX, Emin=MIN_EMIN)
+_NANO = Decimal("1e-9")
+
+
+def _split(text: str) -> tuple[bool, str, str, str, str] | None:
+    """(positive, number as written, integer digits, fraction digits, suffix) as apimachinery's
+    parseQuantityString cuts a quantity; None where it refuses the form."""
+    positive, pos, end = True, 0, len(text)
+    if text[:1] in ("-", "+"):
+        positive, pos = text[0] == "+", 1
+    while pos < end and text[pos] == "0":  # leading zeros
+        pos += 1
+    if pos >= end:
+        return positive, "0", "0", "", ""
+    start = pos
+    while pos < end and text[pos] in _DIGITS:
+        pos += 1
+    if pos >= end:
+        return positive, text, text[start:], "", ""
+    whole, fraction = text[start:pos] or "0", ""
+    if text[pos] == ".":
+        start = pos = pos + 1
+        while pos < end and text[pos] in _DIGITS:
+            pos += 1
+        fraction = text[start:pos]
+        if pos >= end:
+            return positive, text, whole, fraction, ""
+    number, suffix_start = text[:pos], pos
+    while pos < end and text[pos] in _SUFFIX_LETTERS:
+        pos += 1
+    if pos < end and text[pos] in "+-":
+        pos += 1
+    while pos < end and text[pos] in _DIGITS:
+        pos += 1
+    return (positive, number, whole, fraction, text[suffix_start:]) if pos >= end else None
+
+
+def _suffix(suffix: str) -> tuple[int, int, str] | None:
+    """(base, exponent, format) of a suffix, as apimachinery's suffixer interprets it."""
+    if suffix in _DECIMAL_EXPONENTS:
+        return 10, _DECIMAL_EXPONENTS[suffix], "DecimalSI"
+    if suffix in _BINARY_EXPONENTS:
+        return 2, _BINARY_EXPONENTS[suffix], "BinarySI"
+    digits = suffix[1:].lstrip("+-") if suffix[:1] in ("e", "E") else ""
+    if len(suffix) > 1 and digits and set(digits) <= _DIGITS and len(suffix[1:]) - len(digits) <= 1:
+        exponent = int(suffix[1:])
+        if -_INT64 <= exponent < _INT64:
+            return 10, (exponent + 2**31) % 2**32 - 2**31, "DecimalExponent"  # Go keeps it as an int32
+    return None
+
+
+def go_quantity(text: object) -> Decimal | None:
+    """The value of `text` as Kubernetes' resource.ParseQuantity reads it (trimming nothing), or None where it
+    refuses it. Written from apimachinery's parser: `"."` is 0, `1e100` is a quantity, `1K` and `1e` are not;
+    a value finer than a nano is rounded up to one, as the parser does."""
+    text = as_str(text)
+    if not text:
+        return None
+    parts = _split(text)
+    interpreted = _suffix(parts[4]) if parts is not None else None
+    if interpreted is None:
+        return None
+    positive, number, whole, fraction, _ = parts
+    base, exponent, form = interpreted
+    if form == "BinarySI":
+        precision = 15 - len(whole) - int(exponent * 3 / 10) - 1 if not fraction else -1
+        scale = 0
+    else:
+        precision, scale = 18 - len(whole + fraction), exponent - len(fraction)
+    if not (precision >= 0 and scale >= -9) and not any(c in _DIGITS for c in number):
+        return None  # the slow path reads the number with inf.Dec, which needs a digit
+    written = Decimal(whole + (f".{fraction}" if fraction else ""))
+    value = written.scaleb(exponent, context=_WIDE) if base == 10 else written * 2**exponent
+    if value.as_tuple().exponent < -9:
+        value = value.quantize(_NANO, rounding=ROUND_UP, context=_WIDE)
+    return value if positive else -value
 
 
 def parse_quantity(text: object) -> Decimal | None:
-    """`"100m"` -> 0.1, `"96Gi"` -> 103079215104, `"1e3"` -> 1000; None when it is not a quantity."""
-    text = as_str(text)
-    match = _QUANTITY.fullmatch(text) if text is not None else None  # as written: ParseQuantity trims nothing
-    if match is None:
+    """`"100m"` -> 0.1, `"96Gi"` -> 103079215104, `"1e3"` -> 1000; None when it is not a quantity, or when its
+    exponent is beyond any real resource (the arithmetic of plan and the rules stays bounded)."""
+    value = go_quantity(text)
+    if value is None or not value.is_finite() or (value and abs(value.adjusted()) > 60):
         return None
-    try:
-        number = Decimal(match.group("number"))
-    except InvalidOperation:  # pragma: no cover - the pattern admits only decimal numbers
-        return None
-    if match.group("exponent") is not None:
-        exponent = int(match.group("exponent"))
-        if abs(exponent) > 60:  # far beyond any real resource; keeps Decimal arithmetic bounded
-            return None
-        return number.scaleb(exponent)
-    suffix = match.group("suffix") or ""
-    if suffix in _BINARY_SUFFIXES:
-        return number * _BINARY_SUFFIXES[suffix]
-    return number * _DECIMAL_SUFFIXES[suffix]
+    return value
 
 
 def quantity_bytes(text: object) -> int | None:
@@ -58,10 +125,9 @@ def format_bytes(count: int) -> str:
 
 
 def is_quantity(text: object) -> bool:
-    """Whether the API server would parse `text` as a quantity (Kubernetes' ParseQuantity trims nothing:
-    `" 16Gi"` and `"16Gi "` are refused, and the operator drops them)."""
-    text = as_str(text)
-    return text is not None and _QUANTITY.fullmatch(text) is not None
+    """Whether Kubernetes' ParseQuantity reads `text` (it trims nothing: `" 16Gi"` and `"16Gi "` are refused,
+    and the operator drops them)."""
+    return go_quantity(text) is not None
 
 
 def canonical_quantity(text: str | None) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from dgdlint.quantity import parse_quantity
+from dgdlint.quantity import go_quantity, parse_quantity
 
 QUANTITY_KEY = "kubernetes.Quantity"
 OPTIONAL_KEY = "kubernetes.optional"
@@ -32,7 +32,7 @@ def quantity(text: str) -> dict:
 
 
 def is_quantity(text: str) -> bool:
-    return isinstance(text, str) and parse_quantity(text) is not None
+    return isinstance(text, str) and go_quantity(text) is not None
 
 
 def _as_quantity(value: Decimal) -> dict:

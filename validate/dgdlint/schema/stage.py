@@ -62,6 +62,7 @@ class SchemaStage:
         # The stored objects of an update (`dgdlint diff`), by KObject.ref: transition rules compare with them.
         self.previous: dict[str, KObject] = {}
         self._cel_runtime = None
+        self._quantity_walker = None
         self._walkers: dict[int, object] = {}
         self._reported_uncompiled: set[str] = set()
 
@@ -102,8 +103,9 @@ class SchemaStage:
             found = self.builtins.validators(obj.api_version, kind)
             if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
                 instance = pruned(obj, found[2], self.builtins.definitions())
-                findings.extend(self._structure(obj, instance, found[0], found[1], "kubernetes-schema",
-                                                f"Kubernetes {self.builtins.version}")[0])
+                source = f"Kubernetes {self.builtins.version}"
+                findings.extend(self._structure(obj, instance, found[0], found[1], "kubernetes-schema", source)[0])
+                findings.extend(self._quantities(obj, instance, found[2], source))
                 findings.extend(self._beyond_structure(obj, instance, found[2], self.builtins.definitions(),
                                                        builtin=True))
                 continue
@@ -168,6 +170,15 @@ class SchemaStage:
             violations.append(violation)
         return violation_findings(obj, violations, builtin)
 
+    def _quantities(self, obj: KObject, instance: dict, schema: dict, source: str) -> list[Finding]:
+        if self._quantity_walker is None:
+            from dgdlint.schema.quantities import QuantityWalker
+
+            self._quantity_walker = QuantityWalker(self.builtins.definitions())
+        return [object_finding(obj, "kubernetes-schema", "error", f"{message} [{source}]",
+                               "Write the quantity as Kubernetes does: \"500m\", \"2\", \"16Gi\".", path)
+                for path, message in self._quantity_walker.bad(instance, schema)]
+
     def _runtime(self):
         if self._cel_runtime is None:
             from dgdlint.schema.cel import CelRuntime
@@ -180,7 +191,8 @@ class SchemaStage:
         """The OpenAPI structure's findings, and whether one of them makes the API server skip the CEL rules
         (a value of the wrong type, or outside an enum: it then says some rules were not checked). The fast
         validator is not asked about a document with a whole float: to it, `1e20` is an integer."""
-        if not obj.doc.whole_floats and fast.is_valid(instance):
+        refused = not obj.doc.whole_floats  # asked only then; to it, `1e20` is an integer
+        if refused and fast.is_valid(instance):
             return [], False
         findings, blocking = [], False
         for error in explainer().iter_errors(instance):
@@ -188,7 +200,7 @@ class SchemaStage:
             findings.extend(error_findings(obj, error, rule, source))
             if len(findings) >= MAX_ERRORS_PER_OBJECT:
                 break
-        if not findings:  # the two validators disagree: never a silent pass
+        if refused and not findings:  # the two validators disagree: never a silent pass
             findings.append(object_finding(obj, rule, "error", f"{obj.label} does not match the {source} schema "
                                            "(the explaining validator names no field)",
                                            "Check the object against the schema; please report this case."))

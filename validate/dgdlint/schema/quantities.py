@@ -1,0 +1,87 @@
+"""Quantities in built-in kinds, as the API server decodes them.
+
+A built-in kind's quantity fields (container requests and limits, a claim's storage, an emptyDir's size
+limit, ...) are decoded by Go: the text, trimmed of spaces, must parse as a quantity, or the whole object
+is refused before validation ("cannot be handled as a Job"). Kubernetes' JSON schemas only say "a string
+or a number", so this walk finds those fields by their type in the kind's schema and parses them as
+apimachinery does (dgdlint.quantity.go_quantity)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from dgdlint.quantity import go_quantity
+
+QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+# What Go's JSON encoder escapes in a string (control characters, quote, backslash, the HTML characters and
+# the two line separators): the quantity reader takes the text between the quotes as it is, escapes and all.
+_JSON_ESCAPED = re.compile("[\x00-\x1f\"\\\\<>&\u2028\u2029]")
+
+
+class QuantityWalker:
+    """The quantity fields of one kind's schema; which subtrees hold one is learned once per schema node."""
+
+    def __init__(self, definitions: dict):
+        self.definitions = definitions
+        self._holds: dict[int, bool] = {}
+
+    def bad(self, value: object, schema: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+        """(path, what is wrong) for each quantity field whose value Go cannot read as a quantity."""
+        if _name(schema) == QUANTITY:
+            problem = _problem(value)
+            if problem:
+                yield path, problem
+            return
+        node = self._resolve(schema)
+        if not self._holds_quantity(node):
+            return
+        if isinstance(value, dict):
+            properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+            values = node.get("additionalProperties") if isinstance(node.get("additionalProperties"), dict) else None
+            for key, item in value.items():
+                below = properties.get(key, values)
+                if below is not None:
+                    yield from self.bad(item, below, path + (key,))
+        elif isinstance(value, list) and isinstance(node.get("items"), dict):
+            for index, item in enumerate(value):
+                yield from self.bad(item, node["items"], path + (index,))
+
+    def _resolve(self, schema: object) -> dict:
+        for _ in range(32):  # a chain of $refs, never a loop
+            if not isinstance(schema, dict) or "$ref" not in schema:
+                break
+            schema = self.definitions.get(_name(schema))
+        return schema if isinstance(schema, dict) else {}
+
+    def _holds_quantity(self, node: dict, depth: int = 0) -> bool:
+        known = self._holds.get(id(node))
+        if known is not None:
+            return known
+        self._holds[id(node)] = False  # while it is being computed: a cycle adds nothing
+        children = list((node.get("properties") or {}).values())
+        children += [node[key] for key in ("items", "additionalProperties") if isinstance(node.get(key), dict)]
+        found = depth < 64 and any(_name(child) == QUANTITY or self._holds_quantity(self._resolve(child), depth + 1)
+                                   for child in children)
+        self._holds[id(node)] = found
+        return found
+
+
+def _name(schema: object) -> str:
+    return str(schema.get("$ref", "")).rpartition("/")[2] if isinstance(schema, dict) else ""
+
+
+def _problem(value: object) -> str:
+    if value is None or isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return ""  # null is no quantity at all; other types are the schema's to report
+    if isinstance(value, str):
+        if _JSON_ESCAPED.search(value):
+            return ("is not a quantity Kubernetes can read: it holds a character JSON escapes (a tab, a newline, a "
+                    "quote), which the API server's quantity reader does not unescape")
+        text = value.strip()  # the reader trims spaces (Go's TrimSpace) from the text between the quotes
+    else:
+        text = str(value)
+    if go_quantity(text) is None:
+        return ("is not a quantity Kubernetes can read (such as 500m, 2, 16Gi, 1e3); the API server refuses "
+                "the object before validating it")
+    return ""
