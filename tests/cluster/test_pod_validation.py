@@ -49,3 +49,41 @@ def test_the_api_server_refuses_exactly_what_the_rule_fails(path, control_plane,
         return field.rsplit("containers", 1)[1].split("]", 1)[0]
 
     assert {container(field) for field in refused} <= {container(f.path) for f in ours}, (refused, ours)
+
+
+CLAIMS = sorted((Path(__file__).parents[1] / "rules" / "claim-spec-invalid").glob("*/claim-*.yaml"))
+OPERATOR_CLAIMS = sorted((Path(__file__).parents[1] / "rules" / "claim-spec-invalid").glob("*/dgd-*.yaml"))
+
+
+def claim_verdict(plane, namespace: str, claim: dict) -> list[str]:
+    """The fields the server names in refusing `claim` (a server-side dry run); empty when it accepts it."""
+    claim["metadata"] = dict(claim["metadata"], namespace=namespace)
+    try:
+        plane.request("POST", resource_path(plane, "v1", "PersistentVolumeClaim", namespace)
+                      + "?dryRun=All&fieldValidation=Strict", claim)
+        return []
+    except ApiError as error:
+        refused = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
+        assert refused, error.body
+        return refused
+
+
+@pytest.mark.parametrize("path", CLAIMS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_api_server_refuses_exactly_the_claims_claim_spec_invalid_fails(path, control_plane, namespace):
+    refused = claim_verdict(control_plane, namespace, yaml.safe_load(path.read_text(encoding="utf-8")))
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == "claim-spec-invalid"]
+    assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+
+
+@pytest.mark.parametrize("path", OPERATOR_CLAIMS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_claim_the_operator_makes_of_a_pvcs_entry_is_refused_where_the_rule_says(path, control_plane,
+                                                                                    namespace):
+    """The operator makes a claim of a v1alpha1 `pvcs` entry with `create: true`: its size as the storage
+    request, its volumeAccessMode as the one access mode, its storageClass as the class."""
+    [entry] = yaml.safe_load(path.read_text(encoding="utf-8"))["spec"]["pvcs"]
+    claim = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": entry["name"]},
+             "spec": {"accessModes": [entry["volumeAccessMode"]], "storageClassName": entry["storageClass"],
+                      "resources": {"requests": {"storage": entry["size"]}}}}
+    refused = claim_verdict(control_plane, namespace, claim)
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == "claim-spec-invalid"]
+    assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)

@@ -4,6 +4,7 @@
 from dgdlint.rules import (  # noqa: F401, I001  (imported for their registrations)
     admission,
     metadata,
+    claims,
     cache,
     gpu_fit,
     hygiene,
