@@ -87,3 +87,25 @@ def test_the_claim_the_operator_makes_of_a_pvcs_entry_is_refused_where_the_rule_
     refused = claim_verdict(control_plane, namespace, claim)
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "claim-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+
+
+WORKLOADS = sorted((Path(__file__).parents[1] / "rules" / "pod-spec-invalid").glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("path", WORKLOADS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(path, control_plane, namespace):
+    """Each Job or Deployment fixture of pod-spec-invalid is created (a server-side dry run): refused exactly
+    where the rule fails it, on the field the rule names."""
+    body = yaml.safe_load(path.read_text(encoding="utf-8"))
+    body["metadata"] = dict(body["metadata"], namespace=namespace)
+    try:
+        control_plane.request("POST", resource_path(control_plane, body["apiVersion"], body["kind"], namespace)
+                              + "?dryRun=All&fieldValidation=Strict", body)
+        refused = []
+    except ApiError as error:
+        refused = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
+        assert refused, error.body
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == "pod-spec-invalid"]
+    assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+    assert {field.split("[")[0] for field in refused} <= {"spec.template.spec.restartPolicy",
+                                                          "spec.template.spec.containers"}, refused

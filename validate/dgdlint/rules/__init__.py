@@ -5,6 +5,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     admission,
     metadata,
     claims,
+    pods,
     cache,
     gpu_fit,
     hygiene,

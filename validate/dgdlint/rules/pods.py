@@ -1,0 +1,124 @@
+"""Pod specs of built-in workloads as the API server validates them (its pod validation, written from
+Kubernetes' own): container names that are DNS labels, an image for each container, ports in range with
+valid and distinct names, env names of printable ASCII without '=', mounts of volumes the pod has, and
+the restart policy a Job (OnFailure or Never) or a Deployment-like controller (Always) takes. A
+DynamoGraphDeployment's pods are the operator's making (it adds volumes and ports), so its pod templates
+are left to the rules that know what the operator adds."""
+
+from __future__ import annotations
+
+import re
+
+from dgdlint.model import Model, Workload, as_list, as_map, as_str
+from dgdlint.rules.registry import Hit, rule
+
+_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?", re.ASCII)
+_PORT_NAME = re.compile(r"[-a-z0-9]+", re.ASCII)
+_PRINTABLE_WITHOUT_EQUALS = re.compile(r"[ -<>-~]+", re.ASCII)  # ASCII 32-126 less '='
+_JOB_RESTART = ("OnFailure", "Never")
+_JOB_KINDS = ("Job", "CronJob")
+_ALWAYS_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet")
+
+
+def _label_problem(name: str) -> str | None:
+    if len(name) > 63:
+        return "must be no more than 63 characters"
+    if not _DNS1123_LABEL.fullmatch(name):
+        return "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit"
+    return None
+
+
+def port_name_problem(name: str) -> str | None:
+    """Kubernetes' IsValidPortName (an IANA service name)."""
+    if len(name) > 15:
+        return "must be no more than 15 characters"
+    if not _PORT_NAME.fullmatch(name):
+        return "must contain only lowercase letters, digits and '-'"
+    if not re.search(r"[a-z]", name):
+        return "must contain at least one letter"
+    if "--" in name:
+        return "must not contain consecutive hyphens"
+    if name.startswith("-") or name.endswith("-"):
+        return "must not begin or end with a hyphen"
+    return None
+
+
+def _number(value: object) -> int | None:
+    return value if type(value) is int else None
+
+
+def _port_problems(raw: dict, path: tuple):
+    names: set[str] = set()
+    for index, port in enumerate(as_list(raw.get("ports"))):
+        port, where = as_map(port), path + ("ports", index)
+        name = as_str(port.get("name"))
+        if name:
+            problem = port_name_problem(name)
+            if problem:
+                yield where + ("name",), f"port name {name!r} {problem}"
+            elif name in names:
+                yield where + ("name",), f"port name {name!r} is used twice"
+            names.add(name)
+        number = _number(port.get("containerPort"))
+        if number is not None and not 1 <= number <= 65535:
+            what = "is required (0 is none)" if number == 0 else "is not between 1 and 65535"
+            yield where + ("containerPort",), f"containerPort {number} {what}"
+        host = _number(port.get("hostPort"))
+        if host is not None and host != 0 and not 1 <= host <= 65535:
+            yield where + ("hostPort",), f"hostPort {host} is not between 1 and 65535"
+
+
+def _container_problems(workload: Workload, container):
+    raw = as_map(workload.obj.get(container.path))
+    name = as_str(raw.get("name"))
+    if name:
+        problem = _label_problem(name)
+        if problem:
+            yield container.path + ("name",), f"container name {name!r} {problem}"
+    if not as_str(raw.get("image")):
+        yield container.path, f"container {name or '(unnamed)'} has no image (one is required)"
+    yield from _port_problems(raw, container.path)
+    for index, entry in enumerate(as_list(raw.get("env"))):
+        env_name = as_str(as_map(entry).get("name"))
+        if env_name and not _PRINTABLE_WITHOUT_EQUALS.fullmatch(env_name):
+            yield container.path + ("env", index, "name"), \
+                f"env name {env_name!r} must be printable ASCII characters other than '='"
+    volumes = workload.pod.volumes()
+    for index, mount in enumerate(as_list(raw.get("volumeMounts"))):  # a repeated path: the list keys' check
+        mount, where = as_map(mount), container.path + ("volumeMounts", index)
+        volume, mount_path = as_str(mount.get("name")), as_str(mount.get("mountPath"))
+        if volume and volume not in volumes:
+            yield where + ("name",), f"mounts volume {volume!r}, which the pod does not have"
+        if mount_path is not None and not mount_path:
+            yield where + ("mountPath",), "has an empty mountPath"
+
+
+def _restart_problem(workload: Workload):
+    policy = as_str(workload.pod.spec.get("restartPolicy"))
+    where = workload.pod.field_path("restartPolicy") if policy else workload.pod.path
+    if workload.obj.kind in _JOB_KINDS and policy not in _JOB_RESTART:
+        what = f"restartPolicy {policy}" if policy else "no restartPolicy (Always, by default)"
+        yield where, f"has {what}; a Job's pods take OnFailure or Never"
+    elif workload.obj.kind in _ALWAYS_KINDS and policy and policy != "Always":
+        yield where, f"has restartPolicy {policy}; a {workload.obj.kind}'s pods take Always only"
+
+
+@rule(
+    name="pod-spec-invalid", code="DGD609", severity="error", family="admission",
+    title="Workload pod specs are ones the API server takes",
+    rationale="""The API server refuses a Job, Pod or Deployment-like workload whose container name is not a
+    DNS label, whose container has no image, whose port is out of range or badly or twice named, whose env
+    name is not printable ASCII without '=', whose mount names a volume the pod does not have, or whose
+    restart policy its kind does not take: a Job's pods restart OnFailure or Never,
+    and leaving it unset means Always, which a Job refuses. None of this is in the JSON schemas.""",
+    remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
+                "Job restartPolicy: Never (or OnFailure).",
+    reads=("Job", "CronJob", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"),
+)
+def pod_spec_invalid(model: Model):
+    for workload in model.workloads:
+        for path, problem in _restart_problem(workload):
+            yield Hit(workload.obj, path, f"{workload.label} {problem}")
+        for container in workload.all_containers:
+            for path, problem in _container_problems(workload, container):
+                yield Hit(workload.obj, path, f"{workload.label}: {problem}")
