@@ -109,3 +109,23 @@ def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(pat
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     assert {field.split("[")[0] for field in refused} <= {"spec.template.spec.restartPolicy",
                                                           "spec.template.spec.containers"}, refused
+
+
+CONFIG_DATA = sorted((Path(__file__).parents[1] / "rules" / "config-data-invalid").glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("path", CONFIG_DATA, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_api_server_refuses_exactly_the_secrets_and_config_maps_config_data_invalid_fails(
+        path, control_plane, namespace):
+    """Sent as YAML, as kubectl reads the file: the server decodes the base64 itself."""
+    text = path.read_text(encoding="utf-8")
+    kind = yaml.safe_load(text)["kind"]
+    try:
+        control_plane.request("POST", resource_path(control_plane, "v1", kind, namespace)
+                              + "?dryRun=All&fieldValidation=Strict", text.encode(), content_type="application/yaml")
+        refused = ""
+    except ApiError as error:
+        refused = error.body.get("message", "")
+        assert refused, error.body
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == "config-data-invalid"]
+    assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)

@@ -6,6 +6,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     metadata,
     claims,
     pods,
+    config_data,
     cache,
     gpu_fit,
     hygiene,
