@@ -90,9 +90,10 @@ def test_the_claim_the_operator_makes_of_a_pvcs_entry_is_refused_where_the_rule_
 
 
 WORKLOADS = sorted((Path(__file__).parents[1] / "rules" / "pod-spec-invalid").glob("*/*.yaml"))
+BUILT_IN_WORKLOADS = [p for p in WORKLOADS if not p.name.startswith("dgd-")]
 
 
-@pytest.mark.parametrize("path", WORKLOADS, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", BUILT_IN_WORKLOADS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(path, control_plane, namespace):
     """Each Job or Deployment fixture of pod-spec-invalid is created (a server-side dry run): refused exactly
     where the rule fails it, on the field the rule names."""
@@ -128,4 +129,19 @@ def test_the_api_server_refuses_exactly_the_secrets_and_config_maps_config_data_
         refused = error.body.get("message", "")
         assert refused, error.body
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "config-data-invalid"]
+    assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+
+
+@pytest.mark.parametrize("path", [p for p in WORKLOADS if p.name.startswith("dgd-")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_dgds_pod_is_refused_where_pod_spec_invalid_fails_its_template(path, control_plane, namespace):
+    """A v1beta1 DGD's pod template, created as the Pod the operator would make of it."""
+    body = as_created(yaml.safe_load(path.read_text(encoding="utf-8")), namespace)
+    try:
+        control_plane.request("POST", resource_path(control_plane, "v1", "Pod", namespace)
+                              + "?dryRun=All&fieldValidation=Strict", body)
+        refused = []
+    except ApiError as error:
+        refused = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == "pod-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)

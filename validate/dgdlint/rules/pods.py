@@ -2,8 +2,8 @@
 Kubernetes' own): container names that are DNS labels, an image for each container, ports in range with
 valid and distinct names, env names of printable ASCII without '=', mounts of volumes the pod has, and
 the restart policy a Job (OnFailure or Never) or a Deployment-like controller (Always) takes. A
-DynamoGraphDeployment's pods are the operator's making (it adds volumes and ports), so its pod templates
-are left to the rules that know what the operator adds."""
+DynamoGraphDeployment's pods are the operator's making (it adds volumes, ports and the image): in its pod
+templates only what the operator leaves as written is read (container names, ports, env names)."""
 
 from __future__ import annotations
 
@@ -68,14 +68,16 @@ def _port_problems(raw: dict, path: tuple):
             yield where + ("hostPort",), f"hostPort {host} is not between 1 and 65535"
 
 
-def _container_problems(workload: Workload, container):
-    raw = as_map(workload.obj.get(container.path))
+def _container_problems(obj, container, workload: Workload | None):
+    """What the pod validation refuses in one container; for a DGD's (`workload` None) only what the operator
+    leaves as written: the name, the ports and the env names (it adds volumes, ports and the image)."""
+    raw = as_map(obj.get(container.path))
     name = as_str(raw.get("name"))
     if name:
         problem = _label_problem(name)
         if problem:
             yield container.path + ("name",), f"container name {name!r} {problem}"
-    if not as_str(raw.get("image")):
+    if workload is not None and not as_str(raw.get("image")):
         yield container.path, f"container {name or '(unnamed)'} has no image (one is required)"
     yield from _port_problems(raw, container.path)
     for index, entry in enumerate(as_list(raw.get("env"))):
@@ -83,6 +85,8 @@ def _container_problems(workload: Workload, container):
         if env_name and not _PRINTABLE_WITHOUT_EQUALS.fullmatch(env_name):
             yield container.path + ("env", index, "name"), \
                 f"env name {env_name!r} must be printable ASCII characters other than '='"
+    if workload is None:
+        return
     volumes = workload.pod.volumes()
     for index, mount in enumerate(as_list(raw.get("volumeMounts"))):  # a repeated path: the list keys' check
         mount, where = as_map(mount), container.path + ("volumeMounts", index)
@@ -109,16 +113,24 @@ def _restart_problem(workload: Workload):
     rationale="""The API server refuses a Job, Pod or Deployment-like workload whose container name is not a
     DNS label, whose container has no image, whose port is out of range or badly or twice named, whose env
     name is not printable ASCII without '=', whose mount names a volume the pod does not have, or whose
-    restart policy its kind does not take: a Job's pods restart OnFailure or Never,
-    and leaving it unset means Always, which a Job refuses. None of this is in the JSON schemas.""",
+    restart policy its kind does not take: a Job's pods restart OnFailure or Never, and leaving it unset
+    means Always, which a Job refuses. None of this is in the JSON schemas. A DynamoGraphDeployment is
+    accepted with such a container name, port or env name, and its pods are refused when the operator
+    creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
                 "Job restartPolicy: Never (or OnFailure).",
-    reads=("Job", "CronJob", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"),
+    reads=("Job", "CronJob", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
+           "DynamoGraphDeployment (container names, ports and env names)"),
 )
 def pod_spec_invalid(model: Model):
     for workload in model.workloads:
         for path, problem in _restart_problem(workload):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for container in workload.all_containers:
-            for path, problem in _container_problems(workload, container):
+            for path, problem in _container_problems(workload.obj, container, workload):
                 yield Hit(workload.obj, path, f"{workload.label}: {problem}")
+    for graph in model.graphs:
+        for component in graph.components:
+            for container in [component.main, *component.sidecars, *component.init_containers]:
+                for path, problem in _container_problems(graph.obj, container, None):
+                    yield Hit(graph.obj, path, f"{component.label}: {problem}")
