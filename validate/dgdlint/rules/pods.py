@@ -97,6 +97,27 @@ def _container_problems(obj, container, workload: Workload | None):
             yield where + ("mountPath",), "has an empty mountPath"
 
 
+_JOB_SPEC = {"Job": ("spec",), "CronJob": ("spec", "jobTemplate", "spec")}
+_NON_NEGATIVE_JOB_FIELDS = ("parallelism", "completions", "activeDeadlineSeconds", "backoffLimit",
+                            "ttlSecondsAfterFinished", "backoffLimitPerIndex", "maxFailedIndexes")
+
+
+def _count_problems(workload: Workload):
+    """Counts and durations out of range: a Job's (not negative), the pod's activeDeadlineSeconds (from 1).
+    A negative terminationGracePeriodSeconds is taken, even in a Pod (checked against the API server)."""
+    if workload.obj.kind in _JOB_SPEC:
+        spec_path = _JOB_SPEC[workload.obj.kind]
+        spec = as_map(workload.obj.get(spec_path))
+        for name in _NON_NEGATIVE_JOB_FIELDS:
+            value = _number(spec.get(name))
+            if value is not None and value < 0:
+                yield spec_path + (name,), f"has {name} {value}; it must not be negative"
+    deadline = _number(workload.pod.spec.get("activeDeadlineSeconds"))
+    if deadline is not None and not 1 <= deadline <= 2**31 - 1:
+        yield workload.pod.field_path("activeDeadlineSeconds"), \
+            f"has activeDeadlineSeconds {deadline}; it must be between 1 and 2147483647"
+
+
 def _restart_problem(workload: Workload):
     policy = as_str(workload.pod.spec.get("restartPolicy"))
     where = workload.pod.field_path("restartPolicy") if policy else workload.pod.path
@@ -114,7 +135,9 @@ def _restart_problem(workload: Workload):
     DNS label, whose container has no image, whose port is out of range or badly or twice named, whose env
     name is not printable ASCII without '=', whose mount names a volume the pod does not have, or whose
     restart policy its kind does not take: a Job's pods restart OnFailure or Never, and leaving it unset
-    means Always, which a Job refuses. None of this is in the JSON schemas. A DynamoGraphDeployment is
+    means Always, which a Job refuses. A Job's counts and durations (backoffLimit, parallelism,
+    ttlSecondsAfterFinished, ...) must not be negative, a pod's activeDeadlineSeconds is at least 1. None
+    of this is in the JSON schemas. A DynamoGraphDeployment is
     accepted with such a container name, port or env name, and its pods are refused when the operator
     creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
@@ -124,7 +147,7 @@ def _restart_problem(workload: Workload):
 )
 def pod_spec_invalid(model: Model):
     for workload in model.workloads:
-        for path, problem in _restart_problem(workload):
+        for path, problem in (*_restart_problem(workload), *_count_problems(workload)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for container in workload.all_containers:
             for path, problem in _container_problems(workload.obj, container, workload):
