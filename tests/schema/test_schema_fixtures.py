@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
+from fixture_cases import RULE_FIXTURES, SCHEMA_FIXTURES, relative
 
 from dgdlint.engine import check_texts
 from dgdlint.load import LoadResult, load_text
@@ -153,3 +155,20 @@ def test_the_fixtures_cover_every_list_key_of_the_bundled_dgd_schemas():
             if rule in ("crd-list-duplicate", "duplicate-env"):
                 covered.add(re.sub(r"\[\d+\](\.name)?$", "", where).rpartition(".")[2])
     assert sorted(list_keys_of_the_bundled_dgd_schemas() - covered) == []
+
+
+def test_every_fixture_reads_the_same_under_pyyaml_and_kubernetes_typing():
+    """The API-server and kubeconform comparisons send the fixtures as PyYAML reads them (JSON bodies, JSON
+    files). That is the object Kubernetes reads only while no fixture holds a scalar the two type apart
+    (`y`, `12:30`, `1e3`; load/resolve.py): write such a value quoted, or send that fixture as YAML."""
+    differ = []
+    for path in SCHEMA_FIXTURES + RULE_FIXTURES:
+        text = path.read_text(encoding="utf-8")
+        try:
+            theirs = [d for d in yaml.safe_load_all(text) if d is not None]
+        except yaml.YAMLError:
+            continue  # a fixture of malformed YAML: neither sends it
+        loaded = load_text(path.name, text)
+        if not loaded.findings and [d.value for d in loaded.documents] != theirs:
+            differ.append(relative(path))
+    assert differ == []
