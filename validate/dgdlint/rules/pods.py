@@ -118,6 +118,47 @@ def _count_problems(workload: Workload):
             f"has activeDeadlineSeconds {deadline}; it must be between 1 and 2147483647"
 
 
+_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
+
+
+def _selects(selector: dict, labels: dict) -> bool | None:
+    """Whether a label selector selects `labels` (None when it has an operator Kubernetes does not know)."""
+    for key, value in as_map(selector.get("matchLabels")).items():
+        if as_str(labels.get(key)) != as_str(value):
+            return False
+    for expression in map(as_map, as_list(selector.get("matchExpressions"))):
+        key, operator = as_str(expression.get("key")), as_str(expression.get("operator"))
+        values = {as_str(v) for v in as_list(expression.get("values"))}
+        if operator not in _OPERATORS:
+            return None
+        present = key in labels
+        if (operator == "In" and not (present and as_str(labels[key]) in values)) or \
+                (operator == "NotIn" and present and as_str(labels[key]) in values) or \
+                (operator == "Exists" and not present) or (operator == "DoesNotExist" and present):
+            return False
+    return True
+
+
+def _selector_problems(workload: Workload):
+    """A Deployment-like controller's selector: not empty, and selecting its own pod template's labels."""
+    if workload.obj.kind not in _ALWAYS_KINDS:
+        return
+    spec = as_map(workload.obj.value.get("spec"))
+    selector = spec.get("selector")
+    if not isinstance(selector, dict):
+        return  # missing: the schema's to report
+    if not as_map(selector.get("matchLabels")) and not as_list(selector.get("matchExpressions")):
+        yield ("spec", "selector"), "has an empty selector, which selects no pods of its own"
+        return
+    labels = as_map(as_map(as_map(spec.get("template")).get("metadata")).get("labels"))
+    selected = _selects(selector, labels)
+    if selected is None:
+        yield ("spec", "selector"), f"has a selector operator that is not one of {', '.join(_OPERATORS)}"
+    elif not selected:
+        yield ("spec", "template", "metadata", "labels") if labels else ("spec", "template"), \
+            "has a selector that does not select its pod template's labels"
+
+
 def _restart_problem(workload: Workload):
     policy = as_str(workload.pod.spec.get("restartPolicy"))
     where = workload.pod.field_path("restartPolicy") if policy else workload.pod.path
@@ -135,9 +176,10 @@ def _restart_problem(workload: Workload):
     DNS label, whose container has no image, whose port is out of range or badly or twice named, whose env
     name is not printable ASCII without '=', whose mount names a volume the pod does not have, or whose
     restart policy its kind does not take: a Job's pods restart OnFailure or Never, and leaving it unset
-    means Always, which a Job refuses. A Job's counts and durations (backoffLimit, parallelism,
-    ttlSecondsAfterFinished, ...) must not be negative, a pod's activeDeadlineSeconds is at least 1. None
-    of this is in the JSON schemas. A DynamoGraphDeployment is
+    means Always, which a Job refuses. A Deployment, StatefulSet, DaemonSet or ReplicaSet whose selector
+    is empty or does not select its own pod template's labels is refused. A Job's counts and durations
+    (backoffLimit, parallelism, ttlSecondsAfterFinished, ...) must not be negative, a pod's
+    activeDeadlineSeconds is at least 1. None of this is in the JSON schemas. A DynamoGraphDeployment is
     accepted with such a container name, port or env name, and its pods are refused when the operator
     creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
@@ -147,7 +189,8 @@ def _restart_problem(workload: Workload):
 )
 def pod_spec_invalid(model: Model):
     for workload in model.workloads:
-        for path, problem in (*_restart_problem(workload), *_count_problems(workload)):
+        for path, problem in (*_restart_problem(workload), *_count_problems(workload),
+                              *_selector_problems(workload)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for container in workload.all_containers:
             for path, problem in _container_problems(workload.obj, container, workload):
