@@ -14,6 +14,8 @@ a real API server (tests/cluster/test_null_pruning.py)."""
 
 from __future__ import annotations
 
+from dgdlint.schema.refs import children, ref_name, resolve
+
 # Kinds whose zero value is no empty object or text: their JSON form as Go writes it.
 _ZERO_OF_REF = {"io.k8s.apimachinery.pkg.api.resource.Quantity": "0",
                 "io.k8s.apimachinery.pkg.util.intstr.IntOrString": 0}
@@ -24,10 +26,8 @@ _ZERO_OF_TYPE = (("object", dict), ("array", list), ("string", str), ("integer",
 def zero_nulls(value: object, schema: object, definitions: dict) -> object:
     """A built-in kind's value as Go decodes it (see above), its types read from `schema` and the `$defs`
     its `$ref`s name."""
-    node = _resolve(schema, definitions)
+    properties, values, items = children(resolve(schema, definitions))
     if isinstance(value, dict):
-        properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
-        values = node.get("additionalProperties") if isinstance(node.get("additionalProperties"), dict) else None
         out = {}
         for key, item in value.items():
             if key in properties:
@@ -38,26 +38,17 @@ def zero_nulls(value: object, schema: object, definitions: dict) -> object:
             else:
                 out[key] = item  # unknown: the schema reports it, null or not
         return out
-    if isinstance(value, list) and isinstance(node.get("items"), dict):
-        items = node["items"]
+    if isinstance(value, list) and items is not None:
         return [_zero(items, definitions) if item is None else zero_nulls(item, items, definitions) for item in value]
     return value
 
 
-def _resolve(schema: object, definitions: dict) -> dict:
-    for _ in range(32):  # a chain of $refs, never a loop
-        if not isinstance(schema, dict) or "$ref" not in schema:
-            break
-        schema = definitions.get(str(schema["$ref"]).rpartition("/")[2])
-    return schema if isinstance(schema, dict) else {}
-
-
 def _zero(schema: dict, definitions: dict) -> object:
     """The zero value of the type `schema` describes, as JSON; None where the schema does not say."""
-    reference = str(schema.get("$ref", "")).rpartition("/")[2]
+    reference = ref_name(schema)
     if reference in _ZERO_OF_REF:
         return _ZERO_OF_REF[reference]
-    types = _resolve(schema, definitions).get("type")
+    types = resolve(schema, definitions).get("type")
     types = [types] if isinstance(types, str) else types if isinstance(types, list) else []
     for name, make in _ZERO_OF_TYPE:
         if name in types:
@@ -78,11 +69,8 @@ def prune_declared_nulls(value: object, schema: object) -> object:
     """Null map values dropped where `schema` (a CRD version's structural schema) declares the field."""
     if not isinstance(schema, dict):
         return value
+    properties, values, items = children(schema)
     if isinstance(value, dict):
-        properties = schema.get("properties")
-        properties = properties if isinstance(properties, dict) else {}
-        values = schema.get("additionalProperties")
-        values = values if isinstance(values, dict) else None
         out = {}
         for key, item in value.items():
             declared = properties.get(key, values)
@@ -92,6 +80,5 @@ def prune_declared_nulls(value: object, schema: object) -> object:
                 out[key] = prune_declared_nulls(item, declared)
         return out
     if isinstance(value, list):
-        items = schema.get("items")
-        return [prune_declared_nulls(item, items) for item in value] if isinstance(items, dict) else value
+        return [prune_declared_nulls(item, items) for item in value] if items is not None else value
     return value

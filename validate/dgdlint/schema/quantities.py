@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 from dgdlint.quantity import go_quantity
+from dgdlint.schema.refs import children, ref_name, resolve
 
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 # What Go's JSON encoder escapes in a string (control characters, quote, backslash, the HTML characters and
@@ -28,47 +29,36 @@ class QuantityWalker:
 
     def bad(self, value: object, schema: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
         """(path, what is wrong) for each quantity field whose value Go cannot read as a quantity."""
-        if _name(schema) == QUANTITY:
+        if ref_name(schema) == QUANTITY:
             problem = _problem(value)
             if problem:
                 yield path, problem
             return
-        node = self._resolve(schema)
+        node = resolve(schema, self.definitions)
         if not self._holds_quantity(node):
             return
+        properties, values, items = children(node)
         if isinstance(value, dict):
-            properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
-            values = node.get("additionalProperties") if isinstance(node.get("additionalProperties"), dict) else None
             for key, item in value.items():
                 below = properties.get(key, values)
                 if below is not None:
                     yield from self.bad(item, below, path + (key,))
-        elif isinstance(value, list) and isinstance(node.get("items"), dict):
+        elif isinstance(value, list) and items is not None:
             for index, item in enumerate(value):
-                yield from self.bad(item, node["items"], path + (index,))
-
-    def _resolve(self, schema: object) -> dict:
-        for _ in range(32):  # a chain of $refs, never a loop
-            if not isinstance(schema, dict) or "$ref" not in schema:
-                break
-            schema = self.definitions.get(_name(schema))
-        return schema if isinstance(schema, dict) else {}
+                yield from self.bad(item, items, path + (index,))
 
     def _holds_quantity(self, node: dict, depth: int = 0) -> bool:
         known = self._holds.get(id(node))
         if known is not None:
             return known
         self._holds[id(node)] = False  # while it is being computed: a cycle adds nothing
-        children = list((node.get("properties") or {}).values())
-        children += [node[key] for key in ("items", "additionalProperties") if isinstance(node.get(key), dict)]
-        found = depth < 64 and any(_name(child) == QUANTITY or self._holds_quantity(self._resolve(child), depth + 1)
-                                   for child in children)
+        properties, values, items = children(node)
+        below = [*properties.values(), *(schema for schema in (values, items) if schema is not None)]
+        found = depth < 64 and any(ref_name(child) == QUANTITY
+                                   or self._holds_quantity(resolve(child, self.definitions), depth + 1)
+                                   for child in below)
         self._holds[id(node)] = found
         return found
-
-
-def _name(schema: object) -> str:
-    return str(schema.get("$ref", "")).rpartition("/")[2] if isinstance(schema, dict) else ""
 
 
 def _problem(value: object) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from dgdlint.schema.cel import CelRule, CelRuntime, field_path_parts
 from dgdlint.schema.defaults import apply_defaults
 from dgdlint.schema.listtypes import duplicates, map_key
+from dgdlint.schema.refs import resolve
 
 ABSENT = object()
 
@@ -69,12 +70,7 @@ class SchemaWalker:
         return found
 
     def _resolve(self, node: object) -> dict:
-        for _ in range(32):  # a chain of $refs, never a loop
-            if not isinstance(node, dict) or "$ref" not in node:
-                break
-            name = str(node["$ref"]).rpartition("/")[2]
-            node = self.definitions.get(name, {})
-        return node if isinstance(node, dict) else {}
+        return resolve(node, self.definitions)
 
     def _is_interesting(self, node: dict, depth: int = 0) -> bool:
         """Whether a rule or a list type sits in this subtree (memoized; recursive $refs end the search)."""
