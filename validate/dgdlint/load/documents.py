@@ -75,37 +75,22 @@ _KEYS: dict[str, str] = {}  # a plain key's text -> the key's text as Kubernetes
 _CACHE_LIMIT = 65536
 
 
-def _scalar_value(event: yaml.ScalarEvent) -> object:
-    tag = event.tag
-    if tag is None and event.implicit[0]:  # plain: typed by its text alone, so remembered by its text
-        text = event.value
-        try:
-            return _PLAIN[text]
-        except KeyError:
-            value = _refusing(event, lambda: value_of(resolve_plain(text)[1]))
-            if len(_PLAIN) < _CACHE_LIMIT:
-                _PLAIN[text] = value
-            return value
-    if tag is None:
-        return event.value  # quoted: text
-    return _refusing(event, lambda: value_of(resolve_tagged(tag, event.value)))
-
-
-def _key_value(event: yaml.ScalarEvent) -> str:
-    """A mapping key's text: typed as a value is, then written as sigs.k8s.io/yaml writes a key."""
+def _typed(event: yaml.ScalarEvent, cache: dict, finish) -> object:
+    """A scalar as a value (`finish` value_of, `cache` _PLAIN) or as a key's text (key_text, _KEYS); a plain one
+    is typed by its text alone, so remembered by its text."""
     tag = event.tag
     if tag is None and event.implicit[0]:
         text = event.value
         try:
-            return _KEYS[text]
+            return cache[text]
         except KeyError:
-            key = _refusing(event, lambda: key_text(resolve_plain(text)[1]))
-            if len(_KEYS) < _CACHE_LIMIT:
-                _KEYS[text] = key
-            return key
+            typed = _refusing(event, lambda: finish(resolve_plain(text)[1]))
+            if len(cache) < _CACHE_LIMIT:
+                cache[text] = typed
+            return typed
     if tag is None:
-        return event.value
-    return _refusing(event, lambda: key_text(resolve_tagged(tag, event.value)))
+        return event.value  # quoted: text
+    return _refusing(event, lambda: finish(resolve_tagged(tag, event.value)))
 
 
 def _refusing(event, typed):
@@ -220,7 +205,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
                 raise _Budget(event.start_mark, f"document has more than {MAX_NODES_PER_DOCUMENT} nodes")
 
             if kind is _SCALAR:
-                value = _scalar_value(event)
+                value = _typed(event, _PLAIN, value_of)
                 if value is None:
                     has_null = True
                 elif type(value) is float and value.is_integer():
@@ -271,10 +256,10 @@ _SCALAR_KEY = "Write the key as text."
 
 def _take_key(file: str, frame: list, event, kind, result: LoadResult, anchors: dict) -> None:
     if kind is _SCALAR:
-        key = _key_value(event)
+        key = _typed(event, _KEYS, key_text)
         if event.anchor:  # an alias of it elsewhere is the scalar read as a value
             try:
-                anchors[event.anchor] = (_scalar_value(event), 1)
+                anchors[event.anchor] = (_typed(event, _PLAIN, value_of), 1)
             except _Budget:
                 pass  # no value JSON can carry (.inf): an alias of it is refused as unanchored
         if key == MERGE_KEY and event.tag is None and event.implicit[0]:  # a plain `<<`: YAML's merge key
