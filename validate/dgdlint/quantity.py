@@ -7,10 +7,7 @@ from decimal import MAX_EMAX, MIN_EMIN, ROUND_CEILING, ROUND_UP, Context, Decima
 
 from dgdlint.scalars import as_str
 
-_BINARY_SUFFIXES = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-_DECIMAL_SUFFIXES = {"n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1),
-                     "k": Decimal(10**3), "M": Decimal(10**6), "G": Decimal(10**9), "T": Decimal(10**12),
-                     "P": Decimal(10**15), "E": Decimal(10**18)}
+# A suffix's power of 10 or of 2, as apimachinery's suffixer has them.
 _DECIMAL_EXPONENTS = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 _BINARY_EXPONENTS = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 _DIGITS = frozenset("0123456789")
@@ -114,11 +111,11 @@ def format_bytes(count: int) -> str:
     """Bytes in the shortest exact Kubernetes form: 103079215104 -> `96Gi`, 2000 -> `2k`, 1500 -> `1500`."""
     if count == 0:
         return "0"
-    for suffix, factor in reversed(_BINARY_SUFFIXES.items()):
-        if count % factor == 0:
-            return f"{count // factor}{suffix}"
+    for suffix, exponent in reversed(_BINARY_EXPONENTS.items()):
+        if count % 2**exponent == 0:
+            return f"{count // 2**exponent}{suffix}"
     for suffix in ("E", "P", "T", "G", "M", "k"):
-        factor = int(_DECIMAL_SUFFIXES[suffix])
+        factor = 10 ** _DECIMAL_EXPONENTS[suffix]
         if count % factor == 0:
             return f"{count // factor}{suffix}"
     return str(count)
