@@ -11,21 +11,13 @@ import re
 
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.rules.webhook_topology import dns1123_label_problem
 
-_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?", re.ASCII)
 _PORT_NAME = re.compile(r"[-a-z0-9]+", re.ASCII)
 _PRINTABLE_WITHOUT_EQUALS = re.compile(r"[ -<>-~]+", re.ASCII)  # ASCII 32-126 less '='
 _JOB_RESTART = ("OnFailure", "Never")
 _JOB_KINDS = ("Job", "CronJob")
 _ALWAYS_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet")
-
-
-def _label_problem(name: str) -> str | None:
-    if len(name) > 63:
-        return "must be no more than 63 characters"
-    if not _DNS1123_LABEL.fullmatch(name):
-        return "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit"
-    return None
 
 
 def port_name_problem(name: str) -> str | None:
@@ -74,7 +66,7 @@ def _container_problems(obj, container, workload: Workload | None):
     raw = as_map(obj.get(container.path))
     name = as_str(raw.get("name"))
     if name:
-        problem = _label_problem(name)
+        problem = dns1123_label_problem(name)
         if problem:
             yield container.path + ("name",), f"container name {name!r} {problem}"
     if workload is not None and not as_str(raw.get("image")):

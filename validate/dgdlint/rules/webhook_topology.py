@@ -14,6 +14,15 @@ from dgdlint.webhook_model import graph_views
 
 _DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_SUBDOMAIN = re.compile(rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*")
+_DNS1123_LABEL_ONLY = re.compile(_DNS1123_LABEL)
+
+
+def dns1123_label_problem(name: str) -> str | None:
+    if len(name) > 63:
+        return "must be no more than 63 characters"
+    if not _DNS1123_LABEL_ONLY.fullmatch(name):
+        return "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit"
+    return None
 
 
 def dns1123_subdomain_problem(name: str) -> str | None:
