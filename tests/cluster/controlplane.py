@@ -23,6 +23,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -238,6 +240,43 @@ def resource_path(plane: ControlPlane, api_version: str, kind: str, namespace: s
     base = "/api/v1" if api_version == "v1" else f"/apis/{api_version}"
     path = f"{base}/namespaces/{namespace or 'default'}/{plural}" if namespaced else f"{base}/{plural}"
     return f"{path}/{name}" if name else path
+
+
+def install_crd(plane: ControlPlane, crd: dict, folder: Path, timeout: float = 60) -> str:
+    """Create a test's own CRD and wait until the server serves its kind (its group may be served already,
+    by another test's CRD); its file in `folder`, for `--crd`."""
+    plane.request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)
+    group, names = crd["spec"]["group"], crd["spec"]["names"]
+    version = next(v["name"] for v in crd["spec"]["versions"] if v.get("served"))
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            resource_path(plane, f"{group}/{version}", names["kind"], None)
+            break
+        except (ApiError, KeyError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+    path = folder / f"{names['plural']}.yaml"
+    path.write_text(yaml.safe_dump(crd), encoding="utf-8")
+    return str(path)
+
+
+def refused_fields(plane: ControlPlane, namespace: str, body: dict | str) -> list[str]:
+    """The fields the API server names in refusing to create `body` in `namespace` (a server-side dry run,
+    strict field validation): a dict sent as JSON, or YAML text sent as kubectl sends a file. [] when it
+    would create it; a refusal that names no field is given by its message."""
+    head = yaml.safe_load(body) if isinstance(body, str) else body
+    path = resource_path(plane, head["apiVersion"], head["kind"], namespace) + "?dryRun=All&fieldValidation=Strict"
+    try:
+        if isinstance(body, str):
+            plane.request("POST", path, body.encode(), content_type="application/yaml")
+        else:
+            plane.request("POST", path, dict(body, metadata=dict(body["metadata"], namespace=namespace)))
+    except ApiError as error:
+        causes = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
+        return causes or [error.body.get("message", "") or str(error.body)]
+    return []
 
 
 @contextlib.contextmanager

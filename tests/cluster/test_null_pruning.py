@@ -5,12 +5,10 @@ webhook, reading the stored object, finds none): checked here against a real API
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import yaml
 from cluster_support import CLUSTER
-from controlplane import ApiError, resource_path
+from controlplane import ApiError, install_crd, resource_path
 
 from dgdlint.engine import check_texts
 from dgdlint.schema import SchemaStage, prune_declared_nulls, prune_nulls, zero_nulls
@@ -145,19 +143,7 @@ PROBE_SPECS = {
 
 @pytest.fixture(scope="module")
 def probe_crd(control_plane, tmp_path_factory):
-    control_plane.request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", PROBE_CRD)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            control_plane.request("GET", "/apis/dgdlint.example/v1")
-            break
-        except ApiError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.3)
-    path = tmp_path_factory.mktemp("crd") / "nullprobes.yaml"
-    path.write_text(yaml.safe_dump(PROBE_CRD))
-    return str(path)
+    return install_crd(control_plane, PROBE_CRD, tmp_path_factory.mktemp("crd"))
 
 
 @pytest.mark.parametrize("case", sorted(PROBE_SPECS))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from cluster_support import CLUSTER
-from controlplane import ApiError, resource_path
+from controlplane import refused_fields
 
 from dgdlint.engine import check_paths
 
@@ -21,27 +21,17 @@ FIXTURES = sorted(p for rule in RULES for p in (Path(__file__).parents[1] / "rul
 CASES = [p for p in FIXTURES if p.name.startswith("job-") or p.name.endswith("-v1beta1.yaml")]
 
 
-def as_created(document: dict, namespace: str) -> dict:
+def as_created(document: dict) -> dict:
     """The object the server is asked to create: the Job itself, or a DGD component's pod."""
     if document["kind"] == "Job":
-        body = dict(document)
-    else:
-        template = document["spec"]["components"][0]["podTemplate"]
-        body = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": template["spec"]}
-    body["metadata"] = dict(body["metadata"], namespace=namespace)
-    return body
+        return document
+    template = document["spec"]["components"][0]["podTemplate"]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": template["spec"]}
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
 def test_the_api_server_refuses_exactly_what_the_rule_fails(path, control_plane, namespace):
-    body = as_created(yaml.safe_load(path.read_text(encoding="utf-8")), namespace)
-    try:
-        control_plane.request("POST", resource_path(control_plane, body["apiVersion"], body["kind"], namespace)
-                              + "?dryRun=All&fieldValidation=Strict", body)
-        refused = []
-    except ApiError as error:
-        refused = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
-        assert refused, error.body
+    refused = refused_fields(control_plane, namespace, as_created(yaml.safe_load(path.read_text(encoding="utf-8"))))
     ours = [f for f in check_paths([str(path)]).findings if f.rule == path.parent.parent.name]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     # the server names a field of the same container (a missing limit at `limits`, the rule at the request)
@@ -55,22 +45,9 @@ CLAIMS = sorted((Path(__file__).parents[1] / "rules" / "claim-spec-invalid").glo
 OPERATOR_CLAIMS = sorted((Path(__file__).parents[1] / "rules" / "claim-spec-invalid").glob("*/dgd-*.yaml"))
 
 
-def claim_verdict(plane, namespace: str, claim: dict) -> list[str]:
-    """The fields the server names in refusing `claim` (a server-side dry run); empty when it accepts it."""
-    claim["metadata"] = dict(claim["metadata"], namespace=namespace)
-    try:
-        plane.request("POST", resource_path(plane, "v1", "PersistentVolumeClaim", namespace)
-                      + "?dryRun=All&fieldValidation=Strict", claim)
-        return []
-    except ApiError as error:
-        refused = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
-        assert refused, error.body
-        return refused
-
-
 @pytest.mark.parametrize("path", CLAIMS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_the_api_server_refuses_exactly_the_claims_claim_spec_invalid_fails(path, control_plane, namespace):
-    refused = claim_verdict(control_plane, namespace, yaml.safe_load(path.read_text(encoding="utf-8")))
+    refused = refused_fields(control_plane, namespace, yaml.safe_load(path.read_text(encoding="utf-8")))
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "claim-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
 
@@ -84,7 +61,7 @@ def test_the_claim_the_operator_makes_of_a_pvcs_entry_is_refused_where_the_rule_
     claim = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": entry["name"]},
              "spec": {"accessModes": [entry["volumeAccessMode"]], "storageClassName": entry["storageClass"],
                       "resources": {"requests": {"storage": entry["size"]}}}}
-    refused = claim_verdict(control_plane, namespace, claim)
+    refused = refused_fields(control_plane, namespace, claim)
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "claim-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
 
@@ -97,15 +74,7 @@ BUILT_IN_WORKLOADS = [p for p in WORKLOADS if not p.name.startswith("dgd-")]
 def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(path, control_plane, namespace):
     """Each Job or Deployment fixture of pod-spec-invalid is created (a server-side dry run): refused exactly
     where the rule fails it, on the field the rule names."""
-    body = yaml.safe_load(path.read_text(encoding="utf-8"))
-    body["metadata"] = dict(body["metadata"], namespace=namespace)
-    try:
-        control_plane.request("POST", resource_path(control_plane, body["apiVersion"], body["kind"], namespace)
-                              + "?dryRun=All&fieldValidation=Strict", body)
-        refused = []
-    except ApiError as error:
-        refused = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
-        assert refused, error.body
+    refused = refused_fields(control_plane, namespace, yaml.safe_load(path.read_text(encoding="utf-8")))
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "pod-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     # each field the server names is one the rule names, or inside one (a missing restartPolicy: at the spec)
@@ -119,15 +88,7 @@ CONFIG_DATA = sorted((Path(__file__).parents[1] / "rules" / "config-data-invalid
 def test_the_api_server_refuses_exactly_the_secrets_and_config_maps_config_data_invalid_fails(
         path, control_plane, namespace):
     """Sent as YAML, as kubectl reads the file: the server decodes the base64 itself."""
-    text = path.read_text(encoding="utf-8")
-    kind = yaml.safe_load(text)["kind"]
-    try:
-        control_plane.request("POST", resource_path(control_plane, "v1", kind, namespace)
-                              + "?dryRun=All&fieldValidation=Strict", text.encode(), content_type="application/yaml")
-        refused = ""
-    except ApiError as error:
-        refused = error.body.get("message", "")
-        assert refused, error.body
+    refused = refused_fields(control_plane, namespace, path.read_text(encoding="utf-8"))
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "config-data-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
 
@@ -136,12 +97,6 @@ def test_the_api_server_refuses_exactly_the_secrets_and_config_maps_config_data_
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_dgds_pod_is_refused_where_pod_spec_invalid_fails_its_template(path, control_plane, namespace):
     """A v1beta1 DGD's pod template, created as the Pod the operator would make of it."""
-    body = as_created(yaml.safe_load(path.read_text(encoding="utf-8")), namespace)
-    try:
-        control_plane.request("POST", resource_path(control_plane, "v1", "Pod", namespace)
-                              + "?dryRun=All&fieldValidation=Strict", body)
-        refused = []
-    except ApiError as error:
-        refused = [cause.get("field", "") for cause in error.body.get("details", {}).get("causes", [])]
+    refused = refused_fields(control_plane, namespace, as_created(yaml.safe_load(path.read_text(encoding="utf-8"))))
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "pod-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)

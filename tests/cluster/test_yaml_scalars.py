@@ -6,12 +6,11 @@ texts that PyYAML would type (`12:30`), values JSON cannot carry (`.inf`), expli
 from __future__ import annotations
 
 import math
-import time
 
 import pytest
 import yaml
 from cluster_support import CLUSTER
-from controlplane import ApiError, resource_path
+from controlplane import ApiError, install_crd, resource_path
 
 from dgdlint.engine import check_texts
 from dgdlint.load import load_text
@@ -69,19 +68,8 @@ TAGGED = ["!!null abc", "!!null ''", "!!binary aGVsbG8=", "!!binary abc", "!!flo
 
 @pytest.fixture(scope="module")
 def probe_path(control_plane, tmp_path_factory):
-    control_plane.request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", PROBE_CRD)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            path = resource_path(control_plane, "dgdlint.example/v1", "ScalarProbe", "default")  # dry runs only
-            break
-        except (ApiError, KeyError):
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.3)
-    crd_file = tmp_path_factory.mktemp("crd") / "scalarprobes.yaml"
-    crd_file.write_text(yaml.safe_dump(PROBE_CRD))
-    return path, str(crd_file)
+    crd_file = install_crd(control_plane, PROBE_CRD, tmp_path_factory.mktemp("crd"))
+    return resource_path(control_plane, "dgdlint.example/v1", "ScalarProbe", "default"), crd_file  # dry runs
 
 
 def server_reads(plane, path: str, body: str) -> tuple[bool, object]:
