@@ -54,6 +54,13 @@ def build_model(loaded: LoadResult, default_namespace: str = "default") -> Model
     return model
 
 
+def _not_an_object(model: Model, document: Document, path: tuple, message: str, remediation: str) -> None:
+    line, column = document.position(path)
+    model.findings.append(Finding(rule="not-an-object", severity="error", stage="parse", file=document.file,
+                                  line=line, column=column, path=format_path(path), message=message,
+                                  remediation=remediation))
+
+
 def _list_shape(value: dict) -> str:
     """"list" for a list of objects (any `*List` kind with apiVersion and a list of items), "broken" for a v1
     List whose items are no list, "" for anything else."""
@@ -68,14 +75,10 @@ def _list_items(document: Document, value: dict, default_namespace: str, model: 
     queue = [((), value)]
     for base, current in queue:
         if _list_shape(current) == "broken":
-            position = document.position(base + ("items",))
-            model.findings.append(Finding(
-                rule="not-an-object", severity="error", stage="parse", file=document.file,
-                line=position[0], column=position[1], path=format_path(base + ("items",)) if "items" in current
-                else format_path(base),
-                message=f"document {document.index + 1}{' holds' if base else ' is'} a List without a list of "
-                        "items: no object to apply",
-                remediation="Give the List `items:`, a list of objects (or write the objects as documents)."))
+            _not_an_object(model, document, base + ("items",) if "items" in current else base,
+                           f"document {document.index + 1}{' holds' if base else ' is'} a List without a list "
+                           "of items: no object to apply",
+                           "Give the List `items:`, a list of objects (or write the objects as documents).")
             continue
         kind = as_str(current.get("kind"))
         for index, item in enumerate(current["items"]):
@@ -85,35 +88,27 @@ def _list_items(document: Document, value: dict, default_namespace: str, model: 
             elif isinstance(item, dict) and as_str(item.get("kind")) and as_str(item.get("apiVersion")):
                 yield KObject(document, path, item, default_namespace)
             else:
-                line, column = document.position(path)
-                model.findings.append(Finding(
-                    rule="not-an-object", severity="error", stage="parse", file=document.file,
-                    line=line, column=column, path=format_path(path),
-                    message=f"item {index} of {kind} is not a Kubernetes object with apiVersion and kind",
-                    remediation="Give every list item apiVersion and kind."))
+                _not_an_object(model, document, path,
+                               f"item {index} of {kind} is not a Kubernetes object with apiVersion and kind",
+                               "Give every list item apiVersion and kind.")
 
 
 def _objects_of(document: Document, default_namespace: str, model: Model):
     value = document.value
     if not isinstance(value, dict):
         kind = "a list" if isinstance(value, list) else "a scalar"
-        model.findings.append(Finding(
-            rule="not-an-object", severity="error", stage="parse", file=document.file,
-            line=document.line, column=document.column, path="",
-            message=f"document {document.index + 1} is {kind}, not a Kubernetes object (a mapping)",
-            remediation="Each YAML document must be one object with apiVersion, kind and metadata."))
+        _not_an_object(model, document, (), f"document {document.index + 1} is {kind}, not a Kubernetes object "
+                       "(a mapping)", "Each YAML document must be one object with apiVersion, kind and metadata.")
         return
     if _list_shape(value):
         yield from _list_items(document, value, default_namespace, model)
         return
     missing = [key for key in ("apiVersion", "kind") if not as_str(value.get(key))]
     if missing:
-        model.findings.append(Finding(
-            rule="not-an-object", severity="error", stage="parse", file=document.file,
-            line=document.line, column=document.column, path="",
-            message=f"document {document.index + 1} has no {' or '.join(missing)}: not a Kubernetes object",
-            remediation="Add apiVersion and kind (for example `apiVersion: nvidia.com/v1beta1`, "
-                        "`kind: DynamoGraphDeployment`)."))
+        _not_an_object(model, document, (),
+                       f"document {document.index + 1} has no {' or '.join(missing)}: not a Kubernetes object",
+                       "Add apiVersion and kind (for example `apiVersion: nvidia.com/v1beta1`, "
+                       "`kind: DynamoGraphDeployment`).")
         return
     yield KObject(document, (), value, default_namespace)
 
