@@ -11,6 +11,7 @@ import re
 
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.rules.selectors import selector_problems, selects
 from dgdlint.rules.webhook_topology import dns1123_label_problem
 
 _PORT_NAME = re.compile(r"[-a-z0-9]+", re.ASCII)
@@ -110,27 +111,6 @@ def _count_problems(workload: Workload):
             f"has activeDeadlineSeconds {deadline}; it must be between 1 and 2147483647"
 
 
-_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
-
-
-def _selects(selector: dict, labels: dict) -> bool | None:
-    """Whether a label selector selects `labels` (None when it has an operator Kubernetes does not know)."""
-    for key, value in as_map(selector.get("matchLabels")).items():
-        if as_str(labels.get(key)) != as_str(value):
-            return False
-    for expression in map(as_map, as_list(selector.get("matchExpressions"))):
-        key, operator = as_str(expression.get("key")), as_str(expression.get("operator"))
-        values = {as_str(v) for v in as_list(expression.get("values"))}
-        if operator not in _OPERATORS:
-            return None
-        present = key in labels
-        if (operator == "In" and not (present and as_str(labels[key]) in values)) or \
-                (operator == "NotIn" and present and as_str(labels[key]) in values) or \
-                (operator == "Exists" and not present) or (operator == "DoesNotExist" and present):
-            return False
-    return True
-
-
 def _selector_problems(workload: Workload):
     """A Deployment-like controller's selector: not empty, and selecting its own pod template's labels."""
     if workload.obj.kind not in _ALWAYS_KINDS:
@@ -142,11 +122,11 @@ def _selector_problems(workload: Workload):
     if not as_map(selector.get("matchLabels")) and not as_list(selector.get("matchExpressions")):
         yield ("spec", "selector"), "has an empty selector, which selects no pods of its own"
         return
+    invalid = [(where, f"has an invalid selector: {problem}")
+               for where, problem in selector_problems(selector, ("spec", "selector"))]
+    yield from invalid
     labels = as_map(as_map(as_map(spec.get("template")).get("metadata")).get("labels"))
-    selected = _selects(selector, labels)
-    if selected is None:
-        yield ("spec", "selector"), f"has a selector operator that is not one of {', '.join(_OPERATORS)}"
-    elif not selected:
+    if not invalid and not selects(selector, labels):
         yield ("spec", "template", "metadata", "labels") if labels else ("spec", "template"), \
             "has a selector that does not select its pod template's labels"
 
@@ -169,7 +149,8 @@ def _restart_problem(workload: Workload):
     name is not printable ASCII without '=', whose mount names a volume the pod does not have, or whose
     restart policy its kind does not take: a Job's pods restart OnFailure or Never, and leaving it unset
     means Always, which a Job refuses. A Deployment, StatefulSet, DaemonSet or ReplicaSet whose selector
-    is empty or does not select its own pod template's labels is refused. A Job's counts and durations
+    is empty, invalid (a label key or value out of syntax, an operator without the values it needs) or
+    does not select its own pod template's labels is refused. A Job's counts and durations
     (backoffLimit, parallelism, ttlSecondsAfterFinished, ...) must not be negative, a pod's
     activeDeadlineSeconds is at least 1. None of this is in the JSON schemas. A DynamoGraphDeployment is
     accepted with such a container name, port or env name, and its pods are refused when the operator

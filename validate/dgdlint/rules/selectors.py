@@ -1,0 +1,60 @@
+"""Label selectors as Kubernetes reads them (written from apimachinery's label selector validation and
+matching): what makes one invalid, and whether one selects a set of labels. A workload's, a disruption
+budget's and a network policy's selectors are all checked this way by the API server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dgdlint.model import as_list, as_map, as_str
+from dgdlint.rules.metadata import label_value_problem, qualified_name_problem
+
+OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
+
+
+def selector_problems(selector: object, path: tuple) -> Iterator[tuple[tuple, str]]:
+    """(path, problem) for what the API server refuses in the label selector at `path`, each problem worded to
+    follow "has an invalid selector: ": label keys and values of the wrong syntax, an unknown operator,
+    values missing for In and NotIn or given for Exists and DoesNotExist."""
+    selector = as_map(selector)
+    for key, value in as_map(selector.get("matchLabels")).items():
+        problem = qualified_name_problem(str(key))
+        if problem:
+            yield path + ("matchLabels", key), f"key {str(key)!r} {problem}"
+        elif isinstance(value, str) and label_value_problem(value):
+            yield path + ("matchLabels", key), f"value {value!r} of {key} {label_value_problem(value)}"
+    for index, expression in enumerate(as_list(selector.get("matchExpressions"))):
+        expression, where = as_map(expression), path + ("matchExpressions", index)
+        operator, values = as_str(expression.get("operator")), as_list(expression.get("values"))
+        if operator in ("In", "NotIn") and not values:
+            yield where + ("values",), f"operator {operator} needs values"
+        elif operator in ("Exists", "DoesNotExist") and values:
+            yield where + ("values",), f"operator {operator} takes no values"
+        elif operator is not None and operator not in OPERATORS:
+            yield where + ("operator",), f"operator {operator!r} is not one of {', '.join(OPERATORS)}"
+        key = as_str(expression.get("key"))
+        problem = qualified_name_problem(key) if key is not None else None
+        if problem:
+            yield where + ("key",), f"key {key!r} {problem}"
+        for value_index, value in enumerate(values):
+            problem = label_value_problem(value) if isinstance(value, str) else None
+            if problem:
+                yield where + ("values", value_index), f"value {value!r} {problem}"
+
+
+def selects(selector: dict, labels: dict) -> bool | None:
+    """Whether a label selector selects `labels` (None when it has an operator Kubernetes does not know)."""
+    for key, value in as_map(selector.get("matchLabels")).items():
+        if as_str(labels.get(key)) != as_str(value):
+            return False
+    for expression in map(as_map, as_list(selector.get("matchExpressions"))):
+        key, operator = as_str(expression.get("key")), as_str(expression.get("operator"))
+        values = {as_str(v) for v in as_list(expression.get("values"))}
+        if operator not in OPERATORS:
+            return None
+        present = key in labels
+        if (operator == "In" and not (present and as_str(labels[key]) in values)) or \
+                (operator == "NotIn" and present and as_str(labels[key]) in values) or \
+                (operator == "Exists" and not present) or (operator == "DoesNotExist" and present):
+            return False
+    return True
