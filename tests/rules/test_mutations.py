@@ -104,6 +104,16 @@ MUTANTS = [
      "fastvideo-parallelism-invalid"),  # "divides" loosened to "does not exceed"
     ("rules/gpu_fit.py", "if p.capability < capability_tuple(floor)]", "if p.compute_capability < floor]",
      "gpu-compute-capability"),  # capabilities compared as text: 10.0 sorts below 8.9
+    ("rules/disruption.py", "if int(value[:-1]) > 100:", "if int(value[:-1]) >= 100:",
+     "disruption-budget-invalid"),  # 100% refused
+    ("rules/disruption.py", "if value < 0 else None", "if value <= 0 else None",
+     "disruption-budget-invalid"),  # a count of 0 refused
+    ("rules/network_policy.py", "if end < number:", "if end <= number:",
+     "network-policy-invalid"),  # a range of one port refused
+    ("rules/network_policy.py", "inner.prefixlen > network.prefixlen", "inner.prefixlen >= network.prefixlen",
+     "network-policy-invalid"),  # an exception as wide as its block taken
+    ("rules/ingress.py", '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f", "%2F")',
+     '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f")', "ingress-spec-invalid"),  # %2F no longer seen
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "(after is None or after.text != before.text)",
      "(after is None or after.text.lower() != before.text.lower())",

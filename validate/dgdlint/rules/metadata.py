@@ -13,7 +13,8 @@ from dgdlint.rules.webhook_topology import dns1123_subdomain_problem
 _NAME_PART = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
 # Built-in kinds whose names are RFC 1123 subdomains (others, such as RBAC roles, allow more).
 _SUBDOMAIN_KINDS = {"Pod", "Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ConfigMap",
-                    "Secret", "PersistentVolumeClaim", "ServiceAccount", "PodDisruptionBudget"}
+                    "Secret", "PersistentVolumeClaim", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy",
+                    "Ingress"}
 
 
 def qualified_name_problem(key: str) -> str | None:

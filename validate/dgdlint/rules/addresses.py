@@ -1,0 +1,49 @@
+"""IP addresses and CIDRs as the API server reads them (written from k8s.io/utils' sloppy parsers and
+apimachinery's strict CIDR validation, on by default since Kubernetes 1.36: no leading zeros, no
+IPv4-mapped IPv6, no bits set past the prefix length)."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+_IPV4_SLOPPY = re.compile(r"([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})", re.ASCII)
+
+
+def is_ip_sloppy(text: str) -> bool:
+    """Whether Kubernetes' ParseIPSloppy reads `text` as an address (IPv4 octets may have leading zeros)."""
+    ipv4 = _IPV4_SLOPPY.fullmatch(text)
+    if ipv4:
+        return all(int(octet) <= 255 for octet in ipv4.groups())
+    if ":" not in text or "%" in text:
+        return False
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_cidr(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network | None, str | None]:
+    """(network, problem): the network the CIDR names (None when it names none) and what the API server's
+    strict validation says of it (None when fine)."""
+    invalid = "is not a valid CIDR such as 10.9.8.0/24 or 2001:db8::/64"
+    address, slash, bits = text.partition("/")
+    if not slash or not bits.isascii() or not bits.isdigit() or not is_ip_sloppy(address):
+        return None, invalid
+    leading_zero = (len(bits) > 1 and bits.startswith("0")) or \
+        ("." in address and ":" not in address and any(len(o) > 1 and o.startswith("0") for o in address.split(".")))
+    if ":" in address:
+        ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.IPv6Address(address)
+    else:
+        ip = ipaddress.IPv4Address(".".join(str(int(octet)) for octet in address.split(".")))
+    if int(bits) > ip.max_prefixlen:
+        return None, invalid
+    network = ipaddress.ip_network(f"{ip}/{int(bits)}", strict=False)
+    if leading_zero:
+        return network, "must not have leading 0s in the address or the prefix length"
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return network, "must not be an IPv4-mapped IPv6 address"
+    if ip != network.network_address:
+        return network, f"has bits set past the prefix length (the network is {network})"
+    return network, None
