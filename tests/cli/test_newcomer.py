@@ -183,6 +183,35 @@ def test_a_finding_on_a_rendered_chart_names_the_template_and_a_line_it_has(caps
                                   "cosmos3-reasoner-web: <team-name> is a placeholder")
 
 
+def test_a_finding_on_a_value_the_template_copies_whole_names_the_values_file_line_that_set_it(
+        capsys, monkeypatch, tmp_path):
+    """The chart's NetworkPolicy copies frontend.networkPolicy.from as it is: a bad CIDR there is no line of
+    the template, so the finding names the line of the user's values file (the last -f given first)."""
+    values = tmp_path / "policy.yaml"
+    values.write_text("frontend:\n  networkPolicy:\n    enabled: true\n    from:\n"
+                      "      - ipBlock: {cidr: \"10.20.30.40/16\"}\n", encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    code = main(["check", "--chart", "charts/cosmos3-reasoner", "-f", "values/nano-fp8.yaml", "-f", str(values)])
+    out = capsys.readouterr().out
+    assert code == 1
+    [finding] = [line for line in out.splitlines() if " network-policy-invalid " in line]
+    assert finding.startswith(f"{values}:5:19: error network-policy-invalid NetworkPolicy cosmos3-reasoner-frontend")
+
+
+def test_a_value_from_the_chart_s_own_values_file_is_found_there(capsys, monkeypatch, tmp_path):
+    chart = demo_chart(tmp_path)
+    (tmp_path / chart / "values.yaml").write_text("port: 80\nselector:\n  app: web\n  tier: \"<tier>\"\n")
+    with open(tmp_path / chart / "templates" / "service.yaml", "a", encoding="utf-8") as template:
+        template.write("  selector:\n    {{- toYaml .Values.selector | nindent 4 }}\n")
+    monkeypatch.delenv("DGDLINT_CRD", raising=False)
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "--chart", chart])
+    out = capsys.readouterr().out
+    assert code == 1
+    [placeholder] = [line for line in out.splitlines() if " placeholder-value " in line and "<tier>" in line]
+    assert placeholder.startswith("charts/demo/values.yaml:4:3: error placeholder-value")
+
+
 def test_render_out_writes_the_rendered_files_and_findings_cite_their_lines(capsys, monkeypatch, tmp_path):
     chart = demo_chart(tmp_path)
     monkeypatch.delenv("DGDLINT_CRD", raising=False)
