@@ -114,6 +114,10 @@ MUTANTS = [
      "network-policy-invalid"),  # an exception as wide as its block taken
     ("rules/ingress.py", '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f", "%2F")',
      '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f")', "ingress-spec-invalid"),  # %2F no longer seen
+    ("rules/scheduling.py", "if type(weight) is int and not 1 <= weight <= 100:",
+     "if type(weight) is int and not 1 <= weight < 100:", "scheduling-spec-invalid"),  # weight 100 refused
+    ("rules/scheduling.py", "if type(skew) is int and skew <= 0:", "if type(skew) is int and skew < 0:",
+     "scheduling-spec-invalid"),  # maxSkew 0 taken
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "(after is None or after.text != before.text)",
      "(after is None or after.text.lower() != before.text.lower())",

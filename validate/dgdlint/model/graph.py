@@ -32,6 +32,10 @@ class PodSettings:
         return as_map(self.spec.get("affinity"))
 
     @property
+    def topology_spread_constraints(self) -> list:
+        return as_list(self.spec.get("topologySpreadConstraints"))
+
+    @property
     def image_pull_secrets(self) -> list[str]:
         names = []
         for entry in as_list(self.spec.get("imagePullSecrets")):

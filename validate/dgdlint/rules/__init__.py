@@ -10,6 +10,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     disruption,
     network_policy,
     ingress,
+    scheduling,
     cache,
     gpu_fit,
     hygiene,

@@ -1,0 +1,47 @@
+"""scheduling-spec-invalid against the real API server: each Job fixture is created (a server-side dry run,
+sent as YAML as kubectl sends the file), each v1beta1 DGD fixture's pod template as the Pod the operator
+would make of it; the server refuses exactly the fixtures the rule fails, at the setting the rule names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from cluster_support import CLUSTER
+from controlplane import refused_fields
+
+from dgdlint.engine import check_paths
+
+pytestmark = CLUSTER
+
+FIXTURES = sorted((Path(__file__).parents[1] / "rules" / "scheduling-spec-invalid").glob("*/*.yaml"))
+
+
+def as_created(path: Path) -> dict | str:
+    """The Job as written, or the Pod the operator makes of a v1beta1 DGD's first component."""
+    text = path.read_text(encoding="utf-8")
+    document = yaml.safe_load(text)
+    if document["kind"] != "DynamoGraphDeployment":
+        return text
+    template = document["spec"]["components"][0]["podTemplate"]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": template["spec"]}
+
+
+def _setting(field: str) -> str:
+    """The setting a field belongs to: a toleration, an affinity term or requirement, a constraint (the
+    server names a toleration's value at its operator, a node selector's value at the whole map)."""
+    return field.rsplit(".", 1)[0] if field.rsplit(".", 1)[-1] in ("operator", "value", "values") else field
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_api_server_refuses_exactly_the_settings_scheduling_spec_invalid_fails(path, control_plane, namespace):
+    refused = refused_fields(control_plane, namespace, as_created(path))
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == "scheduling-spec-invalid"]
+    assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+    named = {_setting(f.path.split("spec.template.spec.", 1)[-1].split("podTemplate.spec.", 1)[-1]) for f in ours}
+    for field in refused:
+        field = _setting(field.split("spec.template.spec.", 1)[-1].removeprefix("spec."))
+        assert any(field == ours or field.startswith(ours + ".") or ours.startswith(field + ".")
+                   or field.startswith(ours + "[") or ours.startswith(field + "[") for ours in named), \
+            (refused, sorted(named))

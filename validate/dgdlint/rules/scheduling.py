@@ -1,0 +1,209 @@
+"""Pod scheduling settings as the API server validates them in a pod spec (written from Kubernetes' core
+validation): node selector labels, tolerations, node and pod (anti-)affinity, topology spread constraints.
+A DynamoGraphDeployment keeps them as written in the pods the operator makes, so its components' settings
+are read too: the graph is accepted, and its pods are refused."""
+
+from __future__ import annotations
+
+from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
+from dgdlint.rules.metadata import label_value_problem, qualified_name_problem
+from dgdlint.rules.registry import Hit, rule
+from dgdlint.rules.selectors import selector_problems
+from dgdlint.rules.webhook_topology import dns1123_label_problem, dns1123_subdomain_problem
+
+EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+TOLERATION_OPERATORS = ("Equal", "Exists")
+NODE_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
+SPREAD_ACTIONS = ("DoNotSchedule", "ScheduleAnyway")
+INCLUSION_POLICIES = ("Honor", "Ignore")
+
+
+def _text(value: object) -> str:
+    return as_str(value) or ""
+
+
+def _key(key: str, where: tuple, what: str):
+    problem = qualified_name_problem(key)
+    if problem:
+        yield where, f"{what} {key!r} {problem}"
+
+
+def _toleration_problems(toleration: dict, where: tuple):
+    key, operator = _text(toleration.get("key")), _text(toleration.get("operator"))
+    value, effect = _text(toleration.get("value")), _text(toleration.get("effect"))
+    if key:
+        yield from _key(key, where + ("key",), "toleration key")
+    elif operator != "Exists":
+        yield where + ("operator",), "has no key, so its operator must be Exists (which tolerates every taint)"
+    if toleration.get("tolerationSeconds") is not None and effect != "NoExecute":
+        yield where + ("effect",), "has tolerationSeconds, which takes effect NoExecute"
+    if operator in ("Equal", ""):
+        if label_value_problem(value):
+            yield where + ("value",), f"toleration value {value!r} {label_value_problem(value)}"
+    elif operator == "Exists":
+        if value:
+            yield where + ("value",), f"has operator Exists and value {value!r} (Exists takes no value)"
+    else:
+        yield where + ("operator",), f"toleration operator {operator!r} is not Equal or Exists"
+    if effect and effect not in EFFECTS:
+        yield where + ("effect",), f"taint effect {effect!r} is not one of {', '.join(EFFECTS)}"
+
+
+def _node_term_problems(term: dict, where: tuple, check_values: bool):
+    for index, requirement in enumerate(as_list(term.get("matchExpressions"))):
+        requirement, at = as_map(requirement), where + ("matchExpressions", index)
+        operator, values = _text(requirement.get("operator")), as_list(requirement.get("values"))
+        if operator in ("In", "NotIn") and not values:
+            yield at + ("values",), f"node selector operator {operator} needs values"
+        elif operator in ("Exists", "DoesNotExist") and values:
+            yield at + ("values",), f"node selector operator {operator} takes no values"
+        elif operator in ("Gt", "Lt") and len(values) != 1:
+            yield at + ("values",), f"node selector operator {operator} takes exactly one value"
+        elif operator not in NODE_OPERATORS:
+            yield at + ("operator",), f"node selector operator {operator!r} is not one of {', '.join(NODE_OPERATORS)}"
+        yield from _key(_text(requirement.get("key")), at + ("key",), "node selector key")
+        for value_index, value in enumerate(values):
+            problem = label_value_problem(_text(value)) if check_values else None
+            if problem:
+                yield at + ("values", value_index), f"node selector value {_text(value)!r} {problem}"
+    for index, requirement in enumerate(as_list(term.get("matchFields"))):
+        requirement, at = as_map(requirement), where + ("matchFields", index)
+        operator, values = _text(requirement.get("operator")), as_list(requirement.get("values"))
+        if operator not in ("In", "NotIn"):
+            yield at + ("operator",), f"node field selector operator {operator!r} is not In or NotIn"
+        elif len(values) != 1:
+            yield at + ("values",), f"node field selector operator {operator} takes exactly one value"
+        if _text(requirement.get("key")) != "metadata.name":
+            yield at + ("key",), f"node field selector key {_text(requirement.get('key'))!r} is not metadata.name"
+        else:
+            for value_index, value in enumerate(values):
+                problem = dns1123_subdomain_problem(_text(value))
+                if problem:
+                    yield at + ("values", value_index), f"node name {_text(value)!r} {problem}"
+
+
+def _weight_problem(entry: dict, where: tuple):
+    weight = entry.get("weight")
+    if type(weight) is int and not 1 <= weight <= 100:
+        yield where + ("weight",), f"weight {weight} is not between 1 and 100"
+
+
+def _node_affinity_problems(affinity: dict, where: tuple):
+    required = affinity.get("requiredDuringSchedulingIgnoredDuringExecution")
+    if isinstance(required, dict):
+        terms = as_list(required.get("nodeSelectorTerms"))
+        at = where + ("requiredDuringSchedulingIgnoredDuringExecution",)
+        if not terms:
+            yield at, "has a required node affinity without nodeSelectorTerms (one at least)"
+        for index, term in enumerate(terms):
+            yield from _node_term_problems(as_map(term), at + ("nodeSelectorTerms", index), True)
+    for index, entry in enumerate(as_list(affinity.get("preferredDuringSchedulingIgnoredDuringExecution"))):
+        entry, at = as_map(entry), where + ("preferredDuringSchedulingIgnoredDuringExecution", index)
+        yield from _weight_problem(entry, at)
+        yield from _node_term_problems(as_map(entry.get("preference")), at + ("preference",), False)
+
+
+def _pod_term_problems(term: dict, where: tuple):
+    for name in ("labelSelector", "namespaceSelector"):
+        for at, problem in selector_problems(term.get(name), where + (name,)):
+            yield at, f"has an invalid {name}: {problem}"
+    for namespace in map(_text, as_list(term.get("namespaces"))):
+        if dns1123_label_problem(namespace):
+            yield where + ("namespaces",), f"namespace {namespace!r} {dns1123_label_problem(namespace)}"
+    matching, mismatching = as_list(term.get("matchLabelKeys")), as_list(term.get("mismatchLabelKeys"))
+    for name, keys in (("matchLabelKeys", matching), ("mismatchLabelKeys", mismatching)):
+        if keys and term.get("labelSelector") is None:
+            yield where + (name,), f"has {name} without a labelSelector"
+            continue
+        for index, key in enumerate(map(_text, keys)):
+            yield from _key(key, where + (name, index), "label key")
+            if name == "matchLabelKeys" and key in map(_text, mismatching):
+                yield where + (name, index), f"label key {key!r} is in matchLabelKeys and mismatchLabelKeys"
+    topology = _text(term.get("topologyKey"))
+    if not topology:
+        yield where, "has no topologyKey"
+    else:
+        yield from _key(topology, where + ("topologyKey",), "topologyKey")
+
+
+def _pod_affinity_problems(affinity: dict, where: tuple):
+    for index, term in enumerate(as_list(affinity.get("requiredDuringSchedulingIgnoredDuringExecution"))):
+        yield from _pod_term_problems(as_map(term), where + ("requiredDuringSchedulingIgnoredDuringExecution", index))
+    for index, entry in enumerate(as_list(affinity.get("preferredDuringSchedulingIgnoredDuringExecution"))):
+        entry, at = as_map(entry), where + ("preferredDuringSchedulingIgnoredDuringExecution", index)
+        yield from _weight_problem(entry, at)
+        yield from _pod_term_problems(as_map(entry.get("podAffinityTerm")), at + ("podAffinityTerm",))
+
+
+def _spread_problems(constraints: list, where: tuple):
+    for index, constraint in enumerate(constraints):
+        constraint, at = as_map(constraint), where + (index,)
+        skew, domains = constraint.get("maxSkew"), constraint.get("minDomains")
+        topology, action = _text(constraint.get("topologyKey")), _text(constraint.get("whenUnsatisfiable"))
+        if type(skew) is int and skew <= 0:
+            yield at + ("maxSkew",), f"maxSkew {skew} is not above 0"
+        if not topology:
+            yield at + ("topologyKey",), "has an empty topologyKey"
+        if action not in SPREAD_ACTIONS:  # a repeated topologyKey and whenUnsatisfiable: the list keys' check
+            yield at + ("whenUnsatisfiable",), f"whenUnsatisfiable {action!r} is not one of {', '.join(SPREAD_ACTIONS)}"
+        if type(domains) is int and domains <= 0:
+            yield at + ("minDomains",), f"minDomains {domains} is not above 0"
+        if domains is not None and action != "DoNotSchedule":
+            yield at + ("minDomains",), "has minDomains, which takes whenUnsatisfiable DoNotSchedule"
+        for name in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
+            policy = as_str(constraint.get(name))
+            if policy is not None and policy not in INCLUSION_POLICIES:
+                yield at + (name,), f"{name} {policy!r} is not Honor or Ignore"
+        keys = as_list(constraint.get("matchLabelKeys"))
+        if keys and constraint.get("labelSelector") is None:
+            yield at + ("matchLabelKeys",), "has matchLabelKeys without a labelSelector"
+        for key_index, key in enumerate(map(_text, keys)):
+            yield from _key(key, at + ("matchLabelKeys", key_index), "label key")
+        for selector_at, problem in selector_problems(constraint.get("labelSelector"), at + ("labelSelector",)):
+            yield selector_at, f"has an invalid labelSelector: {problem}"
+
+
+def scheduling_problems(pod: PodSettings):
+    """(path, problem) for what the API server refuses in a pod spec's scheduling settings."""
+    for key, value in pod.node_selector.items():
+        yield from _key(str(key), pod.field_path("nodeSelector") + (key,), "nodeSelector key")
+        if isinstance(value, str) and label_value_problem(value):
+            yield pod.field_path("nodeSelector") + (key,), f"nodeSelector value {value!r} {label_value_problem(value)}"
+    for index, toleration in enumerate(pod.tolerations):
+        yield from _toleration_problems(as_map(toleration), pod.field_path("tolerations") + (index,))
+    affinity = pod.affinity
+    if isinstance(affinity.get("nodeAffinity"), dict):
+        yield from _node_affinity_problems(affinity["nodeAffinity"], pod.field_path("affinity") + ("nodeAffinity",))
+    for name in ("podAffinity", "podAntiAffinity"):
+        if isinstance(affinity.get(name), dict):
+            yield from _pod_affinity_problems(affinity[name], pod.field_path("affinity") + (name,))
+    yield from _spread_problems(pod.topology_spread_constraints, pod.field_path("topologySpreadConstraints"))
+
+
+@rule(
+    name="scheduling-spec-invalid", code="DGD628", severity="error", family="admission",
+    title="Pod scheduling settings are ones the API server takes",
+    rationale="""The API server refuses a pod whose scheduling settings are out of syntax: a nodeSelector
+    label key or value; a toleration with operator Exists and a value (a common way to write the GPU
+    toleration wrongly), without a key and not Exists, with tolerationSeconds but no NoExecute effect, or
+    with an unknown operator or effect; a required node affinity without terms, a node selector operator
+    without the values it needs (In, NotIn), with values it takes none of (Exists, DoesNotExist) or with
+    other than one value (Gt, Lt); a weight outside 1-100; a pod (anti-)affinity term without topologyKey
+    or with an invalid selector; a topology spread constraint with maxSkew below 1, an unknown
+    whenUnsatisfiable or minDomains without DoNotSchedule. A Job or Deployment is refused when applied. A
+    DynamoGraphDeployment is accepted, and the pods the operator makes of it are refused: the workers never
+    start.""",
+    remediation="Tolerate the GPU taint with `operator: Exists` and no value (or `operator: Equal` and the "
+                "taint's value); give every affinity term a topologyKey such as kubernetes.io/hostname.",
+    reads=("pod specs of Job, CronJob, Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet",
+           "DynamoGraphDeployment component pod settings (nodeSelector, tolerations, affinity, "
+           "topologySpreadConstraints)"),
+)
+def scheduling_spec_invalid(model: Model):
+    for workload in model.workloads:
+        for path, problem in scheduling_problems(workload.pod):
+            yield Hit(workload.obj, path, f"{workload.label}: {problem}")
+    for graph in model.graphs:
+        for component in graph.components:
+            for path, problem in scheduling_problems(component.pod):
+                yield Hit(graph.obj, path, f"{component.label}: {problem}")
