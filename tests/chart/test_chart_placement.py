@@ -79,6 +79,14 @@ def test_placement_does_not_rename_the_download_job():
      "at '/frontend/topologySpreadConstraints/0/whenUnsatisfiable'"),
     ({"worker": {"topologySpreadConstraints": [{**BY_HOST, "maxSkew": 0}]}},
      "at '/worker/topologySpreadConstraints/0/maxSkew'"),
+    # tolerations the API server refuses in a pod: Exists with a value, tolerationSeconds without NoExecute,
+    # no key without Exists (each would pass the DGD and leave its pods refused)
+    ({"worker": {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "value": "true"}]}},
+     "at '/worker/tolerations/0/value'"),
+    ({"worker": {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule",
+                                  "tolerationSeconds": 60}]}}, "at '/worker/tolerations/0/effect'"),
+    ({"frontend": {"tolerations": [{"operator": "Equal", "value": "gpu"}]}}, "at '/frontend/tolerations/0/operator'"),
+    ({"frontend": {"tolerations": [{"key": "", "value": "gpu"}]}}, "at '/frontend/tolerations/0'"),
     ({"worker": {"priorityClassName": "High Priority"}}, "at '/worker/priorityClassName'"),
     ({"operator": {"priorityClassName": 5}}, "at '/operator/priorityClassName'"),
 ])
