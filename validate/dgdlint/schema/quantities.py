@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from dgdlint.quantity import go_quantity
-from dgdlint.schema.refs import children, ref_name, resolve
+from dgdlint.schema.refs import children, ref_name, resolve, subtree_holds
 
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 # What Go's JSON encoder escapes in a string (control characters, quote, backslash, the HTML characters and
@@ -26,6 +26,8 @@ class QuantityWalker:
     def __init__(self, definitions: dict):
         self.definitions = definitions
         self._holds: dict[int, bool] = {}
+        quantity = definitions.get(QUANTITY)
+        self._is_quantity = lambda node: node is quantity
 
     def bad(self, value: object, schema: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
         """(path, what is wrong) for each quantity field whose value Go cannot read as a quantity."""
@@ -47,18 +49,8 @@ class QuantityWalker:
             for index, item in enumerate(value):
                 yield from self.bad(item, items, path + (index,))
 
-    def _holds_quantity(self, node: dict, depth: int = 0) -> bool:
-        known = self._holds.get(id(node))
-        if known is not None:
-            return known
-        self._holds[id(node)] = False  # while it is being computed: a cycle adds nothing
-        properties, values, items = children(node)
-        below = [*properties.values(), *(schema for schema in (values, items) if schema is not None)]
-        found = depth < 64 and any(ref_name(child) == QUANTITY
-                                   or self._holds_quantity(resolve(child, self.definitions), depth + 1)
-                                   for child in below)
-        self._holds[id(node)] = found
-        return found
+    def _holds_quantity(self, node: dict) -> bool:
+        return subtree_holds(node, self._is_quantity, self._holds, self.definitions)
 
 
 def _problem(value: object) -> str:

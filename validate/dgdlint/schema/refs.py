@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def ref_name(schema: object) -> str:
     """The `$defs` entry a schema node refers to, or "" when it is no reference."""
@@ -24,3 +26,23 @@ def children(node: dict) -> tuple[dict, dict | None, dict | None]:
     properties, values, items = (node.get(key) for key in ("properties", "additionalProperties", "items"))
     return (properties if isinstance(properties, dict) else {}, values if isinstance(values, dict) else None,
             items if isinstance(items, dict) else None)
+
+
+def child_nodes(node: dict, definitions: dict) -> list[dict]:
+    """The nodes below a schema node (its properties', its map values' and its items' schemas), resolved."""
+    properties, values, items = children(node)
+    return [resolve(child, definitions) for child in (*properties.values(), values, items) if child is not None]
+
+
+def subtree_holds(node: dict, here: Callable[[dict], bool], memo: dict[int, bool], definitions: dict,
+                  depth: int = 0) -> bool:
+    """Whether `here` holds for `node` or for a node below it (`$ref`s followed). Schema nodes are shared and
+    repeat, so answers are remembered in `memo` (one per question); a recursive `$ref` ends the search."""
+    known = memo.get(id(node))
+    if known is not None:
+        return known
+    memo[id(node)] = False  # while it is being computed: a cycle adds nothing
+    found = here(node) or (depth < 64 and any(subtree_holds(child, here, memo, definitions, depth + 1)
+                                              for child in child_nodes(node, definitions)))
+    memo[id(node)] = found
+    return found

@@ -14,9 +14,18 @@ from dataclasses import dataclass, field
 from dgdlint.schema.cel import CelRule, CelRuntime, field_path_parts
 from dgdlint.schema.defaults import apply_defaults
 from dgdlint.schema.listtypes import duplicates, map_key
-from dgdlint.schema.refs import resolve
+from dgdlint.schema.refs import child_nodes, resolve, subtree_holds
 
 ABSENT = object()
+
+
+def _is_checked(node: dict) -> bool:
+    """A node that holds CEL rules or a list type whose entries must be unique."""
+    return bool(node.get("x-kubernetes-validations") or node.get("x-kubernetes-list-type") in ("map", "set"))
+
+
+def _has_default(node: dict) -> bool:
+    return "default" in node
 
 
 @dataclass
@@ -50,44 +59,17 @@ class SchemaWalker:
         return apply_defaults(node, value, self._resolve, has_defaults=self._has_defaults) \
             if self._has_defaults(node) else value
 
-    def _has_defaults(self, node: dict, depth: int = 0) -> bool:
-        """Whether a `default` sits in this subtree (memoized, like _is_interesting)."""
-        known = self._defaults_below.get(id(node))
-        if known is not None:
-            return known
-        self._defaults_below[id(node)] = False
-        found = False
-        if depth < 64:
-            for child in (node.get("properties") or {}).values():
-                child = self._resolve(child)
-                if "default" in child or self._has_defaults(child, depth + 1):
-                    found = True
-                    break
-            for key in ("items", "additionalProperties"):
-                if not found and isinstance(node.get(key), dict):
-                    found = self._has_defaults(self._resolve(node[key]), depth + 1)
-        self._defaults_below[id(node)] = found
-        return found
+    def _has_defaults(self, node: dict) -> bool:
+        """Whether a `default` sits below this node."""
+        return any(subtree_holds(child, _has_default, self._defaults_below, self.definitions)
+                   for child in child_nodes(node, self.definitions))
 
     def _resolve(self, node: object) -> dict:
         return resolve(node, self.definitions)
 
-    def _is_interesting(self, node: dict, depth: int = 0) -> bool:
-        """Whether a rule or a list type sits in this subtree (memoized; recursive $refs end the search)."""
-        known = self._interesting.get(id(node))
-        if known is not None:
-            return known
-        self._interesting[id(node)] = False  # while it is being computed: a cycle adds nothing
-        found = bool(node.get("x-kubernetes-validations") or
-                     node.get("x-kubernetes-list-type") in ("map", "set"))
-        if not found and depth < 64:
-            children = list((node.get("properties") or {}).values())
-            for key in ("items", "additionalProperties"):
-                if isinstance(node.get(key), dict):
-                    children.append(node[key])
-            found = any(self._is_interesting(self._resolve(child), depth + 1) for child in children)
-        self._interesting[id(node)] = found
-        return found
+    def _is_interesting(self, node: dict) -> bool:
+        """Whether a rule or a list type sits at this node or below it."""
+        return subtree_holds(node, _is_checked, self._interesting, self.definitions)
 
     def _cel_rules(self, node: dict) -> list[CelRule]:
         rules = self._rules.get(id(node))
