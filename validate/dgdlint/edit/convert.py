@@ -17,6 +17,7 @@ from dgdlint.edit.convert_context import Context, rename_key, set_api_version
 from dgdlint.edit.convert_service import convert_service
 from dgdlint.edit.notes import Note, line_of
 from dgdlint.edit.roundtrip import EditableDocument, EditableFile, make_yaml
+from dgdlint.model.build import list_shape
 
 GROUP = "nvidia.com"
 KIND = "DynamoGraphDeployment"
@@ -29,12 +30,9 @@ def is_graph(root, version: str) -> bool:
 
 
 def _list_items(root) -> CommentedSeq | None:
-    """The items of a `kind: List` (what `kubectl get -o yaml` writes) or another `...List`, read as the model
-    reads them: a kind ending in List, an apiVersion, and a list of items."""
-    if not isinstance(root, CommentedMap) or not str(root.get("kind") or "").endswith("List"):
-        return None
-    items = root.get("items")
-    return items if "apiVersion" in root and isinstance(items, CommentedSeq) else None
+    """The items of a `kind: List` (what `kubectl get -o yaml` writes) or another `...List`, as the model
+    tells a list of objects (model.build.list_shape)."""
+    return root["items"] if isinstance(root, CommentedMap) and list_shape(root) == "list" else None
 
 
 def graph_places(document: EditableDocument | None, version: str) -> list[tuple[CommentedSeq | None, int | None]]:

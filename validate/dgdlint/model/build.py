@@ -61,7 +61,7 @@ def _not_an_object(model: Model, document: Document, path: tuple, message: str, 
                                   remediation=remediation))
 
 
-def _list_shape(value: dict) -> str:
+def list_shape(value: dict) -> str:
     """"list" for a list of objects (any `*List` kind with apiVersion and a list of items), "broken" for a v1
     List whose items are no list, "" for anything else."""
     kind = as_str(value.get("kind"))
@@ -74,7 +74,7 @@ def _list_items(document: Document, value: dict, default_namespace: str, model: 
     """The objects of a list, a list inside it flattened as kubectl flattens it (breadth first)."""
     queue = [((), value)]
     for base, current in queue:
-        if _list_shape(current) == "broken":
+        if list_shape(current) == "broken":
             _not_an_object(model, document, base + ("items",) if "items" in current else base,
                            f"document {document.index + 1}{' holds' if base else ' is'} a List without a list "
                            "of items: no object to apply",
@@ -83,7 +83,7 @@ def _list_items(document: Document, value: dict, default_namespace: str, model: 
         kind = as_str(current.get("kind"))
         for index, item in enumerate(current["items"]):
             path = base + ("items", index)
-            if isinstance(item, dict) and _list_shape(item):
+            if isinstance(item, dict) and list_shape(item):
                 queue.append((path, item))
             elif isinstance(item, dict) and as_str(item.get("kind")) and as_str(item.get("apiVersion")):
                 yield KObject(document, path, item, default_namespace)
@@ -100,7 +100,7 @@ def _objects_of(document: Document, default_namespace: str, model: Model):
         _not_an_object(model, document, (), f"document {document.index + 1} is {kind}, not a Kubernetes object "
                        "(a mapping)", "Each YAML document must be one object with apiVersion, kind and metadata.")
         return
-    if _list_shape(value):
+    if list_shape(value):
         yield from _list_items(document, value, default_namespace, model)
         return
     missing = [key for key in ("apiVersion", "kind") if not as_str(value.get(key))]
