@@ -98,7 +98,7 @@ MUTANTS = [
      "download-job-model-mismatch"),  # the tags selector compared as text: order and spaces matter again
     ("webhook_model.py", 'if enable is not None and (enable.text or "").lower() == "false":',
      'if enable is not None and enable.text == "false":', "grove-pathway-required"),  # FALSE no longer read as off
-    ("rules/webhook_topology.py", "if len(name) > 253:", "if len(name) > 254:",
+    ("rules/syntax.py", "if len(name) > 253:", "if len(name) > 254:",
      "kv-transfer-policy-name-invalid"),  # off by one: 254 characters accepted
     ("rules/fastvideo.py", "if count % (tp * sp) != 0:", "if tp * sp > count:",
      "fastvideo-parallelism-invalid"),  # "divides" loosened to "does not exceed"

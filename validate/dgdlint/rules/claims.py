@@ -10,7 +10,7 @@ from dgdlint.cosmos import placeholder_in
 from dgdlint.model import Model, Pvc
 from dgdlint.quantity import go_quantity
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.rules.webhook_topology import dns1123_subdomain_problem
+from dgdlint.rules.syntax import dns1123_subdomain_problem
 
 ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 

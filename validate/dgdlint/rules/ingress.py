@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.addresses import is_ip_sloppy
-from dgdlint.rules.pods import port_name_problem
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.rules.webhook_topology import dns1123_label_problem, dns1123_subdomain_problem
+from dgdlint.rules.syntax import dns1123_label_problem, dns1123_subdomain_problem, port_name_problem
 from dgdlint.webhook_model import graph_views
 
 PATH_TYPES = ("Exact", "ImplementationSpecific", "Prefix")

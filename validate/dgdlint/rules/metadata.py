@@ -4,36 +4,14 @@ and, for custom resources (whose CRD schemas leave metadata to the server), maps
 
 from __future__ import annotations
 
-import re
-
 from dgdlint.model import Model
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.rules.webhook_topology import dns1123_subdomain_problem
+from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem, qualified_name_problem
 
-_NAME_PART = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
 # Built-in kinds whose names are RFC 1123 subdomains (others, such as RBAC roles, allow more).
 _SUBDOMAIN_KINDS = {"Pod", "Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ConfigMap",
                     "Secret", "PersistentVolumeClaim", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy",
                     "Ingress"}
-
-
-def qualified_name_problem(key: str) -> str | None:
-    """What Kubernetes says of a label or annotation key (an optional DNS-subdomain prefix and a name part of
-    at most 63 characters), None when fine."""
-    prefix, _, name = key.rpartition("/")
-    if "/" in key and (not prefix or dns1123_subdomain_problem(prefix)):
-        return "has a prefix that is not a lowercase RFC 1123 subdomain"
-    if not name or len(name) > 63 or not _NAME_PART.fullmatch(name):
-        return ("must be at most 63 characters of letters, digits, '-', '_' and '.', starting and ending with a "
-                "letter or digit (with an optional DNS prefix and '/')")
-    return None
-
-
-def label_value_problem(value: str) -> str | None:
-    if value and (len(value) > 63 or not _NAME_PART.fullmatch(value)):
-        return ("must be empty or at most 63 characters of letters, digits, '-', '_' and '.', starting and ending "
-                "with a letter or digit")
-    return None
 
 
 def _problems(obj):

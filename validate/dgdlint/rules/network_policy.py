@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.addresses import parse_cidr
-from dgdlint.rules.pods import port_name_problem
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems
+from dgdlint.rules.syntax import port_name_problem
 
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 POLICY_TYPES = ("Ingress", "Egress")

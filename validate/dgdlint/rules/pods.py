@@ -12,28 +12,12 @@ import re
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems, selects
-from dgdlint.rules.webhook_topology import dns1123_label_problem
+from dgdlint.rules.syntax import dns1123_label_problem, port_name_problem
 
-_PORT_NAME = re.compile(r"[-a-z0-9]+", re.ASCII)
 _PRINTABLE_WITHOUT_EQUALS = re.compile(r"[ -<>-~]+", re.ASCII)  # ASCII 32-126 less '='
 _JOB_RESTART = ("OnFailure", "Never")
 _JOB_KINDS = ("Job", "CronJob")
 _ALWAYS_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet")
-
-
-def port_name_problem(name: str) -> str | None:
-    """Kubernetes' IsValidPortName (an IANA service name)."""
-    if len(name) > 15:
-        return "must be no more than 15 characters"
-    if not _PORT_NAME.fullmatch(name):
-        return "must contain only lowercase letters, digits and '-'"
-    if not re.search(r"[a-z]", name):
-        return "must contain at least one letter"
-    if "--" in name:
-        return "must not contain consecutive hyphens"
-    if name.startswith("-") or name.endswith("-"):
-        return "must not begin or end with a hyphen"
-    return None
 
 
 def _number(value: object) -> int | None:

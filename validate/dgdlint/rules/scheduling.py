@@ -6,10 +6,14 @@ are read too: the graph is accepted, and its pods are refused."""
 from __future__ import annotations
 
 from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
-from dgdlint.rules.metadata import label_value_problem, qualified_name_problem
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems
-from dgdlint.rules.webhook_topology import dns1123_label_problem, dns1123_subdomain_problem
+from dgdlint.rules.syntax import (
+    dns1123_label_problem,
+    dns1123_subdomain_problem,
+    label_value_problem,
+    qualified_name_problem,
+)
 
 EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 TOLERATION_OPERATORS = ("Equal", "Exists")

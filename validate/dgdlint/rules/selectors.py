@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dgdlint.model import as_list, as_map, as_str
-from dgdlint.rules.metadata import label_value_problem, qualified_name_problem
+from dgdlint.rules.syntax import label_value_problem, qualified_name_problem
 
 OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
 

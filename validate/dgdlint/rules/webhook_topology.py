@@ -5,33 +5,11 @@ spec.restart)."""
 
 from __future__ import annotations
 
-import re
-
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.rules.syntax import dns1123_subdomain_problem
 from dgdlint.rules.webhook_grove import topology_overrides
 from dgdlint.webhook_model import graph_views
-
-_DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN = re.compile(rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*")
-_DNS1123_LABEL_ONLY = re.compile(_DNS1123_LABEL)
-
-
-def dns1123_label_problem(name: str) -> str | None:
-    if len(name) > 63:
-        return "must be no more than 63 characters"
-    if not _DNS1123_LABEL_ONLY.fullmatch(name):
-        return "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit"
-    return None
-
-
-def dns1123_subdomain_problem(name: str) -> str | None:
-    if len(name) > 253:
-        return "must be no more than 253 characters"
-    if not _DNS1123_SUBDOMAIN.fullmatch(name):
-        return ("must be a lowercase RFC 1123 subdomain: lowercase letters, digits, '-' and '.', starting and "
-                "ending with a letter or digit")
-    return None
 
 
 @rule(

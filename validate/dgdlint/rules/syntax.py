@@ -1,0 +1,66 @@
+"""Kubernetes' name and value syntax (written from apimachinery's validation helpers): DNS labels and
+subdomains, qualified names (label and annotation keys), label values, port names. Each `*_problem`
+function says what is wrong with its text, or None when it is fine."""
+
+from __future__ import annotations
+
+import re
+
+_DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN = re.compile(rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*")
+_DNS1123_LABEL_ONLY = re.compile(_DNS1123_LABEL)
+
+
+def dns1123_label_problem(name: str) -> str | None:
+    if len(name) > 63:
+        return "must be no more than 63 characters"
+    if not _DNS1123_LABEL_ONLY.fullmatch(name):
+        return "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit"
+    return None
+
+
+def dns1123_subdomain_problem(name: str) -> str | None:
+    if len(name) > 253:
+        return "must be no more than 253 characters"
+    if not _DNS1123_SUBDOMAIN.fullmatch(name):
+        return ("must be a lowercase RFC 1123 subdomain: lowercase letters, digits, '-' and '.', starting and "
+                "ending with a letter or digit")
+    return None
+
+
+_NAME_PART = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
+_PORT_NAME = re.compile(r"[-a-z0-9]+", re.ASCII)
+
+
+def qualified_name_problem(key: str) -> str | None:
+    """What Kubernetes says of a label or annotation key (an optional DNS-subdomain prefix and a name part of
+    at most 63 characters), None when fine."""
+    prefix, _, name = key.rpartition("/")
+    if "/" in key and (not prefix or dns1123_subdomain_problem(prefix)):
+        return "has a prefix that is not a lowercase RFC 1123 subdomain"
+    if not name or len(name) > 63 or not _NAME_PART.fullmatch(name):
+        return ("must be at most 63 characters of letters, digits, '-', '_' and '.', starting and ending with a "
+                "letter or digit (with an optional DNS prefix and '/')")
+    return None
+
+
+def label_value_problem(value: str) -> str | None:
+    if value and (len(value) > 63 or not _NAME_PART.fullmatch(value)):
+        return ("must be empty or at most 63 characters of letters, digits, '-', '_' and '.', starting and ending "
+                "with a letter or digit")
+    return None
+
+
+def port_name_problem(name: str) -> str | None:
+    """Kubernetes' IsValidPortName (an IANA service name)."""
+    if len(name) > 15:
+        return "must be no more than 15 characters"
+    if not _PORT_NAME.fullmatch(name):
+        return "must contain only lowercase letters, digits and '-'"
+    if not re.search(r"[a-z]", name):
+        return "must contain at least one letter"
+    if "--" in name:
+        return "must not contain consecutive hyphens"
+    if name.startswith("-") or name.endswith("-"):
+        return "must not begin or end with a hyphen"
+    return None
