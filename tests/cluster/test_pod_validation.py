@@ -22,11 +22,20 @@ CASES = [p for p in FIXTURES if p.name.startswith("job-") or p.name.endswith("-v
 
 
 def as_created(document: dict) -> dict:
-    """The object the server is asked to create: the Job itself, or a DGD component's pod."""
-    if document["kind"] == "Job":
+    """The object the server is asked to create: the workload itself, or a DGD component's pod (for v1alpha1,
+    the extraPodSpec with its mainContainer, which takes the service's own probes, and an image)."""
+    if document["kind"] != "DynamoGraphDeployment":
         return document
-    template = document["spec"]["components"][0]["podTemplate"]
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": template["spec"]}
+    if "components" in document["spec"]:
+        spec = document["spec"]["components"][0]["podTemplate"]["spec"]
+    else:
+        service = next(iter(document["spec"]["services"].values()))
+        spec = dict(service.get("extraPodSpec") or {})
+        main = dict(spec.pop("mainContainer", {}), name="main")
+        main.setdefault("image", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0")
+        main.update({kind: service[kind] for kind in ("livenessProbe", "readinessProbe") if kind in service})
+        spec["containers"] = [main]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": spec}
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
@@ -98,7 +107,7 @@ def test_the_api_server_refuses_exactly_the_secrets_and_config_maps_config_data_
 @pytest.mark.parametrize("path", [p for p in WORKLOADS if p.name.startswith("dgd-")],
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_dgds_pod_is_refused_where_pod_spec_invalid_fails_its_template(path, control_plane, namespace):
-    """A v1beta1 DGD's pod template, created as the Pod the operator would make of it."""
+    """A DGD's pod template, created as the Pod the operator would make of it."""
     refused = refused_fields(control_plane, namespace, as_created(yaml.safe_load(path.read_text(encoding="utf-8"))))
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "pod-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)

@@ -118,6 +118,9 @@ MUTANTS = [
      "if type(weight) is int and not 1 <= weight < 100:", "scheduling-spec-invalid"),  # weight 100 refused
     ("rules/scheduling.py", "if type(skew) is int and skew <= 0:", "if type(skew) is int and skew < 0:",
      "scheduling-spec-invalid"),  # maxSkew 0 taken
+    ("rules/probes.py", "success not in (None, 0, 1)", "success not in (None, 1)",
+     "pod-spec-invalid"),  # an unset (0) successThreshold, which the server defaults to 1, refused
+    ("rules/probes.py", "grace <= 0:", "grace < 0:", "pod-spec-invalid"),  # a probe grace of 0 taken
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "(after is None or after.text != before.text)",
      "(after is None or after.text.lower() != before.text.lower())",

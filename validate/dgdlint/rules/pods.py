@@ -1,15 +1,17 @@
 """Pod specs of built-in workloads as the API server validates them (its pod validation, written from
 Kubernetes' own): container names that are DNS labels, an image for each container, ports in range with
-valid and distinct names, env names of printable ASCII without '=', mounts of volumes the pod has, and
-the restart policy a Job (OnFailure or Never) or a Deployment-like controller (Always) takes. A
-DynamoGraphDeployment's pods are the operator's making (it adds volumes, ports and the image): in its pod
-templates only what the operator leaves as written is read (container names, ports, env names)."""
+valid and distinct names, env names of printable ASCII without '=', mounts of volumes the pod has, probes
+and lifecycle hooks (probes.py), and the restart policy a Job (OnFailure or Never) or a Deployment-like
+controller (Always) takes. A DynamoGraphDeployment's pods are the operator's making (it adds volumes, ports
+and the image): in its pod templates only what the operator leaves as written is read (container names,
+ports, env names, probes and hooks, a v1alpha1 service's own probes)."""
 
 from __future__ import annotations
 
 import re
 
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
+from dgdlint.rules.probes import container_behaviour_problems, probe_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems, selects
 from dgdlint.rules.syntax import dns1123_label_problem, port_name_problem
@@ -57,6 +59,7 @@ def _container_problems(obj, container, workload: Workload | None):
     if workload is not None and not as_str(raw.get("image")):
         yield container.path, f"container {name or '(unnamed)'} has no image (one is required)"
     yield from _port_problems(raw, container.path)
+    yield from container_behaviour_problems(raw, container.path)
     for index, entry in enumerate(as_list(raw.get("env"))):
         env_name = as_str(as_map(entry).get("name"))
         if env_name and not _PRINTABLE_WITHOUT_EQUALS.fullmatch(env_name):
@@ -136,13 +139,16 @@ def _restart_problem(workload: Workload):
     is empty, invalid (a label key or value out of syntax, an operator without the values it needs) or
     does not select its own pod template's labels is refused. A Job's counts and durations
     (backoffLimit, parallelism, ttlSecondsAfterFinished, ...) must not be negative, a pod's
-    activeDeadlineSeconds is at least 1. None of this is in the JSON schemas. A DynamoGraphDeployment is
-    accepted with such a container name, port or env name, and its pods are refused when the operator
-    creates them.""",
+    activeDeadlineSeconds is at least 1. A probe or lifecycle hook has one handler (an exec one with a
+    command), ports in range or valid port names, HTTP or HTTPS as its scheme; a liveness or startup
+    probe's successThreshold is 1, a readiness probe sets no terminationGracePeriodSeconds, counts are not
+    negative; imagePullPolicy is Always, IfNotPresent or Never. None of this is in the JSON schemas. A
+    DynamoGraphDeployment is accepted with such a container name, port, env name or probe, and its pods are
+    refused when the operator creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
                 "Job restartPolicy: Never (or OnFailure).",
     reads=("Job", "CronJob", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
-           "DynamoGraphDeployment (container names, ports and env names)"),
+           "DynamoGraphDeployment (container names, ports, env names, probes and hooks)"),
 )
 def pod_spec_invalid(model: Model):
     for workload in model.workloads:
@@ -157,3 +163,9 @@ def pod_spec_invalid(model: Model):
             for container in [component.main, *component.sidecars, *component.init_containers]:
                 for path, problem in _container_problems(graph.obj, container, None):
                     yield Hit(graph.obj, path, f"{component.label}: {problem}")
+            if graph.shape == "services":  # a v1alpha1 service's own probes, which become its main container's
+                service = as_map(graph.obj.get(component.path))
+                for kind in ("livenessProbe", "readinessProbe"):
+                    if isinstance(service.get(kind), dict):
+                        for path, problem in probe_problems(kind, service[kind], component.path + (kind,)):
+                            yield Hit(graph.obj, path, f"{component.label}: {problem}")

@@ -1,0 +1,90 @@
+"""A container's probes, lifecycle hooks and pull policy as the API server validates them, after its
+defaulting (written from Kubernetes' core validation): one handler each, an exec command, ports in range
+or valid port names, a known HTTP scheme, header names of letters, digits and '-', no negative counts, a
+success threshold of 1 for liveness and startup probes, no termination grace period on a readiness probe
+or one below 1 on another. Left unset (0), a probe's counts and an HTTP path and scheme take defaults."""
+
+from __future__ import annotations
+
+import re
+
+from dgdlint.model import as_list, as_map, as_str
+from dgdlint.rules.syntax import port_name_problem
+
+PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
+PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+HOOK_HANDLERS = ("exec", "httpGet", "tcpSocket", "sleep")
+PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+_COUNTS = ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold")
+_HEADER_NAME = re.compile(r"[-A-Za-z0-9]+", re.ASCII)
+
+
+def _number(value: object) -> int | None:
+    return value if type(value) is int else None
+
+
+def _port_problem(port: object) -> str | None:
+    if type(port) is int:
+        return None if 1 <= port <= 65535 else f"port {port} is not between 1 and 65535"
+    if isinstance(port, str):
+        problem = port_name_problem(port)
+        return f"port name {port!r} {problem}" if problem else None
+    return None  # missing or of another type: the schema's to report
+
+
+def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: str):
+    given = [kind for kind in kinds if handler.get(kind) is not None]
+    if not given:
+        yield path, f"{what} has no handler (one of {', '.join(kinds)})"
+    for extra in given[1:]:
+        yield path + (extra,), f"{what} has a second handler, {extra} beside {given[0]} (one at most)"
+    if not given:
+        return
+    kind, action = given[0], as_map(handler.get(given[0]))
+    where = path + (kind,)
+    if kind == "exec" and not as_list(action.get("command")):
+        yield where + ("command",), f"{what} runs an exec handler without a command"
+    elif kind in ("httpGet", "tcpSocket", "grpc"):
+        problem = _port_problem(action.get("port"))
+        if problem:
+            yield where + ("port",), f"{what} {problem}"
+    if kind == "httpGet":
+        scheme = as_str(action.get("scheme"))
+        if scheme and scheme not in ("HTTP", "HTTPS"):
+            yield where + ("scheme",), f"{what} has scheme {scheme!r} (HTTP or HTTPS)"
+        for index, header in enumerate(as_list(action.get("httpHeaders"))):
+            name = as_str(as_map(header).get("name")) or ""
+            if not _HEADER_NAME.fullmatch(name):
+                yield where + ("httpHeaders", index, "name"), \
+                    f"{what} has header name {name!r} (letters, digits and '-' only)"
+
+
+def probe_problems(kind: str, probe: dict, path: tuple):
+    yield from _handler_problems(probe, path, PROBE_HANDLERS, kind)
+    for name in _COUNTS:
+        value = _number(probe.get(name))
+        if value is not None and value < 0:
+            yield path + (name,), f"{kind} has {name} {value}; it must not be negative"
+    success = _number(probe.get("successThreshold"))
+    if kind != "readinessProbe" and success not in (None, 0, 1):  # 0 is unset: defaulted to 1
+        yield path + ("successThreshold",), f"{kind} has successThreshold {success}; it must be 1"
+    grace = probe.get("terminationGracePeriodSeconds")
+    if kind == "readinessProbe" and grace is not None:
+        yield path + ("terminationGracePeriodSeconds",), "readinessProbe may not set terminationGracePeriodSeconds"
+    elif _number(grace) is not None and grace <= 0:
+        yield path + ("terminationGracePeriodSeconds",), \
+            f"{kind} has terminationGracePeriodSeconds {grace}; it must be above 0"
+
+
+def container_behaviour_problems(raw: dict, path: tuple):
+    """(path, problem) for a container's probes, lifecycle hooks and image pull policy."""
+    for kind in PROBES:
+        if isinstance(raw.get(kind), dict):
+            yield from probe_problems(kind, raw[kind], path + (kind,))
+    lifecycle = as_map(raw.get("lifecycle"))
+    for hook in ("postStart", "preStop"):
+        if isinstance(lifecycle.get(hook), dict):
+            yield from _handler_problems(lifecycle[hook], path + ("lifecycle", hook), HOOK_HANDLERS, hook)
+    policy = as_str(raw.get("imagePullPolicy"))
+    if policy and policy not in PULL_POLICIES:  # left empty, it is defaulted
+        yield path + ("imagePullPolicy",), f"imagePullPolicy {policy!r} is not one of {', '.join(PULL_POLICIES)}"
