@@ -198,6 +198,23 @@ def test_a_finding_on_a_value_the_template_copies_whole_names_the_values_file_li
     assert finding.startswith(f"{values}:5:19: error network-policy-invalid NetworkPolicy cosmos3-reasoner-frontend")
 
 
+def test_the_values_node_is_found_by_the_collection_copied_not_by_a_line_of_the_same_text(
+        capsys, monkeypatch, tmp_path):
+    """`key: nvidia.com/gpu` is written twice (a toleration, a node selector requirement); the finding on the
+    requirement names the requirement's node, found as the collection the template copied."""
+    values = tmp_path / "placement.yaml"
+    values.write_text("worker:\n  tolerations:\n    - key: nvidia.com/gpu\n      operator: Exists\n"
+                      "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+                      "        nodeSelectorTerms:\n          - matchExpressions:\n"
+                      "              - key: nvidia.com/gpu\n                operator: In\n", encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    code = main(["check", "--chart", "charts/cosmos3-reasoner", "-f", "values/nano-fp8.yaml", "-f", str(values)])
+    out = capsys.readouterr().out
+    assert code == 1
+    lines = [line for line in out.splitlines() if " scheduling-spec-invalid " in line]
+    assert lines and all(line.startswith(f"{values}:10:17: error") for line in lines), out
+
+
 def test_a_value_from_the_chart_s_own_values_file_is_found_there(capsys, monkeypatch, tmp_path):
     chart = demo_chart(tmp_path)
     (tmp_path / chart / "values.yaml").write_text("port: 80\nselector:\n  app: web\n  tier: \"<tier>\"\n")

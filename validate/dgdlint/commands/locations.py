@@ -1,9 +1,9 @@
 """Locations a user can open: a finding on a rendered chart names the template in the repository
 (`charts/cosmos3-reasoner/templates/dynamographdeployment.yaml`), not the render's own name, at a line
 that template has: the template line that reads as the rendered line, else the first one with its key.
-A line the template does not have (a value the template copies whole, such as a list from the values) is
-looked for in the values files, the last given first, then the chart's own values.yaml: the line that sets
-that key to that value. (`--render-out DIR` writes the rendered files instead, and findings keep their
+A line the template does not have (in a list or map the template copies whole from the values) is looked
+for in the values files, the last given first, then the chart's own values.yaml: the node of the same
+collection, when one file holds it once. (`--render-out DIR` writes the rendered files instead, and findings keep their
 exact rendered lines.)"""
 
 from __future__ import annotations
@@ -11,30 +11,30 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-import re
 
 
 def relocate(findings: list, rendered: dict[str, tuple[str, str]], values_files: list[str] | None = None) -> None:
     """Point findings (and their related locations) on rendered names at the chart's templates, or at the
-    values file line that set the value, in place."""
+    values file node the template copied, in place."""
     if not rendered:
         return
     values_files = list(values_files or [])
     for finding in findings:
         if finding.file in rendered:
-            finding.file, finding.line, finding.column = _template_position(finding.file, finding.line, rendered,
-                                                                             values_files)
+            finding.file, finding.line, finding.column = _template_position(
+                finding.file, finding.line, finding.column, rendered, values_files)
         finding.related = [_moved(location, rendered, values_files) for location in finding.related]
 
 
 def _moved(location, rendered, values_files):
     if location.file not in rendered:
         return location
-    file, line, column = _template_position(location.file, location.line, rendered, values_files)
+    file, line, column = _template_position(location.file, location.line, location.column, rendered, values_files)
     return dataclasses.replace(location, file=file, line=line, column=column)
 
 
-def _template_position(name: str, line: int, rendered: dict, values_files: list[str]) -> tuple[str, int, int]:
+def _template_position(name: str, line: int, column: int, rendered: dict,
+                       values_files: list[str]) -> tuple[str, int, int]:
     template, text = rendered[name]
     rendered_lines = text.splitlines()
     wanted = rendered_lines[line - 1].strip() if 0 < line <= len(rendered_lines) else ""
@@ -43,26 +43,66 @@ def _template_position(name: str, line: int, rendered: dict, values_files: list[
     if found is not None:
         return template, found + 1, len(lines[found]) - len(lines[found].lstrip()) + 1
     chart_values = os.path.join(template.split(os.sep + "templates" + os.sep, 1)[0], "values.yaml")
-    for values_file in [*reversed(values_files), chart_values]:
-        place = _value_line(values_file, wanted)
-        if place is not None:
-            return values_file, place[0], place[1]
-    return template, 1, 1
+    return _copied_from(text, line, column, [*reversed(values_files), chart_values]) or (template, 1, 1)
 
 
-def _value_line(path: str, wanted: str) -> tuple[int, int] | None:
-    """(line, column) of the line of a values file that sets the rendered `key: value` (quoted or not, in a
-    block or a flow mapping), None when none does or the rendered line is no `key: value`."""
-    key, colon, value = wanted.removeprefix("- ").partition(": ")
-    value = value.strip().strip("'\"")
-    if not colon or not key.strip() or not value:
+def _copied_from(text: str, line: int, column: int, values_files: list[str]) -> tuple[str, int, int] | None:
+    """Where a values file holds the collection a template copied whole (with toYaml) around the rendered
+    node at (line, column): the smallest such collection, under a key of the same name, found once in the
+    first values file that has it (the last -f is searched first, the chart's values.yaml last). None when
+    no file has it, or one has it twice (then which one was copied cannot be told)."""
+    from dgdlint.load import load_text
+
+    for document in load_text("rendered", text).documents:
+        at = [path for path, place in document.positions.items() if place == (line, column)]
+        if at:
+            path = max(at, key=len)
+            break
+    else:
         return None
-    pattern = re.compile(rf"(?<![\w.-]){re.escape(key.strip())}:\s+['\"]?{re.escape(value)}['\"]?\s*(?:[,}}#]|$)")
-    for index, text in enumerate(_lines(path)):
-        match = pattern.search(text)
-        if match:
-            return index + 1, match.start() + 1
+    sources = [(file, _values_document(file)) for file in values_files]
+    for depth in range(len(path), 0, -1):
+        copied = _value_at(document.value, path[:depth])
+        if not isinstance(copied, (dict, list)) or not copied:
+            continue
+        name = _last_key(path[:depth])
+        for file, source in sources:
+            if source is None:
+                continue
+            matches = [where for where in source.positions
+                       if _last_key(where) == name and _value_at(source.value, where) == copied]
+            if len(matches) > 1:
+                return None
+            if matches:
+                found_line, found_column = source.position(matches[0] + path[depth:])
+                return file, found_line, found_column
     return None
+
+
+@functools.lru_cache(maxsize=16)
+def _values_document(path: str):
+    from dgdlint.load import UsageError, load_paths
+
+    try:
+        documents = load_paths([path]).documents
+    except (UsageError, OSError):  # a values file that cannot be read is no source to point at
+        return None
+    return documents[0] if documents else None
+
+
+def _value_at(value: object, path: tuple) -> object:
+    for part in path:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+            value = value[part]
+        else:
+            return None
+    return value
+
+
+def _last_key(path: tuple) -> str | None:
+    return next((part for part in reversed(path) if isinstance(part, str)), None)
 
 
 def _find(lines: list[str], wanted: str) -> int | None:
