@@ -8,6 +8,7 @@ field is taken to exist."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -21,11 +22,21 @@ class Release:
     # version whose `.schema` is read only when a rule asks; empty: every field exists
     dgd_schemas: Mapping[str, object] = field(default_factory=dict)
     date: str = ""  # the release's source commit date (ISO), when known; "" reads as the newest
+    kubernetes: str = ""  # the Kubernetes version checked against (--kubernetes-version); "" reads as the newest
 
     def at_least(self, since: str) -> bool:
         """Whether the release's source is from `since` (an ISO date) or later; unknown dates count as new.
         For operator behaviour no schema field shows, such as a change in how it names objects."""
         return not self.date or self.date >= since
+
+    def kubernetes_at_least(self, version: str) -> bool:
+        """Whether the Kubernetes version checked against is `version` (MAJOR.MINOR) or later; unset counts
+        as the newest. For API server validation that changed between Kubernetes releases."""
+        if not self.kubernetes:
+            return True
+        def minor(text: str) -> tuple[int, ...]:
+            return tuple(int(part) for part in re.findall(r"[0-9]+", text)[:2])
+        return minor(self.kubernetes) >= minor(version)
 
     @property
     def known(self) -> bool:
@@ -59,14 +70,17 @@ NEWEST = Release("newest")
 
 
 def release_of(schema_stage) -> Release:
-    """The release of the DGD schema a schema stage uses; the newest when it has none."""
+    """The release of the DGD schema a schema stage uses (the newest when it has none), with the Kubernetes
+    version the stage checks against."""
     if schema_stage is None:
         return NEWEST
+    kubernetes = str(getattr(schema_stage, "kubernetes_version", None) or "")
     schemas = {version: crd for (group, kind, version), crd in getattr(schema_stage, "crds", {}).items()
                if (group, kind) == DGD_KEY}
     if not schemas:
-        return NEWEST
+        return Release(NEWEST.name, kubernetes=kubernetes) if kubernetes else NEWEST
     bundled = getattr(schema_stage, "release", None)
     if bundled is not None and hasattr(bundled, "label"):
-        return Release(bundled.label(), schemas, str(getattr(bundled, "date", "") or ""))
-    return Release(", ".join(getattr(schema_stage, "crd_sources", None) or []) or "the given CRD", schemas)
+        return Release(bundled.label(), schemas, str(getattr(bundled, "date", "") or ""), kubernetes)
+    return Release(", ".join(getattr(schema_stage, "crd_sources", None) or []) or "the given CRD", schemas,
+                   kubernetes=kubernetes)

@@ -1,13 +1,14 @@
-"""IP addresses and CIDRs as the API server reads them (written from k8s.io/utils' sloppy parsers and
-apimachinery's strict CIDR validation, on by default since Kubernetes 1.36: no leading zeros, no
-IPv4-mapped IPv6, no bits set past the prefix length)."""
+"""IP addresses and CIDRs as the API server reads them (written from k8s.io/utils' sloppy parsers, which
+take IPv4 octets with leading zeros, and apimachinery's strict CIDR validation, on by default since
+Kubernetes 1.36: no leading zeros, no IPv4-mapped IPv6, no bits set past the prefix length; before, the
+server only warned of those)."""
 
 from __future__ import annotations
 
 import ipaddress
 import re
 
-_IPV4_SLOPPY = re.compile(r"([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})", re.ASCII)
+_IPV4_SLOPPY = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)", re.ASCII)
 
 
 def is_ip_sloppy(text: str) -> bool:
@@ -24,9 +25,10 @@ def is_ip_sloppy(text: str) -> bool:
     return True
 
 
-def parse_cidr(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network | None, str | None]:
-    """(network, problem): the network the CIDR names (None when it names none) and what the API server's
-    strict validation says of it (None when fine)."""
+def parse_cidr(text: str, strict: bool = True) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network | None,
+                                                         str | None]:
+    """(network, problem): the network the CIDR names (None when it names none) and what the API server says
+    of it (None when fine); without `strict` (Kubernetes before 1.36) only a CIDR it cannot parse is refused."""
     invalid = "is not a valid CIDR such as 10.9.8.0/24 or 2001:db8::/64"
     address, slash, bits = text.partition("/")
     if not slash or not bits.isascii() or not bits.isdigit() or not is_ip_sloppy(address):
@@ -40,6 +42,8 @@ def parse_cidr(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network
     if int(bits) > ip.max_prefixlen:
         return None, invalid
     network = ipaddress.ip_network(f"{ip}/{int(bits)}", strict=False)
+    if not strict:
+        return network, None
     if leading_zero:
         return network, "must not have leading 0s in the address or the prefix length"
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:

@@ -1,0 +1,35 @@
+"""Validation the API server changed between Kubernetes releases follows --kubernetes-version: strict CIDRs
+in a NetworkPolicy (leading zeros, IPv4-mapped IPv6, bits past the prefix) are refused from 1.36, when
+StrictIPCIDRValidation became on by default; an older server only warns of them. A CIDR no version can
+parse is refused by every one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dgdlint.engine import check_paths
+from dgdlint.schema import SchemaStage
+
+FIXTURES = Path(__file__).parent / "network-policy-invalid" / "fail"
+STRICT_ONLY = ("netpol-cidr-host-bits.yaml", "netpol-cidr-leading-zero.yaml", "netpol-cidr-ipv4-mapped.yaml")
+
+
+def rule_findings(name: str, version: str | None) -> list:
+    stage = SchemaStage(None, version)
+    return [f for f in check_paths([str(FIXTURES / name)], stage).findings if f.rule == "network-policy-invalid"]
+
+
+@pytest.mark.parametrize("name", STRICT_ONLY)
+def test_strict_cidrs_are_refused_from_1_36_and_by_default(name):
+    assert rule_findings(name, "1.36") and rule_findings(name, None)
+
+
+@pytest.mark.parametrize("name", STRICT_ONLY)
+def test_an_older_kubernetes_takes_them(name):
+    assert rule_findings(name, "1.35") == []
+
+
+def test_a_cidr_no_version_parses_is_refused_by_every_version():
+    assert rule_findings("netpol-cidr-prefix-too-long.yaml", "1.33")
