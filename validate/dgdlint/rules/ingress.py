@@ -3,7 +3,8 @@ rules or a default backend; hosts that are DNS names (a leading `*.` allowed), n
 rules with paths, each with a known pathType and a path that type takes; backends that name a service
 (with a port name or number, not both) or a resource, not both; TLS hosts and secret names, the class name,
 and the legacy class annotation agreeing with ingressClassName. Also the Ingress the operator makes of an
-enabled v1alpha1 component `ingress` (host `<hostPrefix><host>.<hostSuffix or local>`)."""
+enabled v1alpha1 component `ingress` that names a controller class (host `<hostPrefix><host>.<hostSuffix>`,
+the suffix `local` when left out)."""
 
 from __future__ import annotations
 
@@ -137,16 +138,19 @@ def ingress_problems(spec: dict, annotations: dict):
 
 
 def operator_ingress_problems(ingress: dict, path: tuple):
-    """What the API server refuses in the Ingress the operator makes of a v1alpha1 component's `ingress`."""
+    """What the API server refuses in the Ingress the operator makes of a v1alpha1 component's `ingress`: it
+    makes one when the ingress is enabled and names a controller class (a virtual service or not). A prefix
+    and a suffix written are used as written, an empty one too; the suffix is `local` only when left out."""
     host = as_str(ingress.get("host")) or ""
     if not host:
         return  # ingress-host-missing: the webhook refuses it first
-    made = f"{as_str(ingress.get('hostPrefix')) or ''}{host}.{as_str(ingress.get('hostSuffix')) or _OPERATOR_SUFFIX}"
+    suffix = as_str(ingress.get("hostSuffix")) if ingress.get("hostSuffix") is not None else _OPERATOR_SUFFIX
+    made = f"{as_str(ingress.get('hostPrefix')) or ''}{host}.{suffix or ''}"
     problem = host_problem(made)
     if problem:
         yield path + ("host",), f"makes an Ingress with host {made!r}, which {problem}"
-    class_name = as_str(ingress.get("ingressControllerClassName"))
-    if class_name is not None and dns1123_subdomain_problem(class_name):
+    class_name = as_str(ingress.get("ingressControllerClassName")) or ""
+    if dns1123_subdomain_problem(class_name):
         yield path + ("ingressControllerClassName",), \
             f"makes an Ingress of class {class_name!r}, which {dns1123_subdomain_problem(class_name)}"
     secret = as_str(as_map(ingress.get("tls")).get("secretName")) or ""
@@ -165,8 +169,8 @@ def operator_ingress_problems(ingress: dict, path: tuple):
     resource, or both; a service backend without a valid name, or with a port name and number together or
     neither; TLS hosts and secret names, or a class name, that are not DNS names; a
     kubernetes.io/ingress.class annotation other than ingressClassName. A v1alpha1 component's enabled
-    `ingress` passes with the graph, and the Ingress the operator makes of it (host `<hostPrefix><host>.<hostSuffix>`,
-    the suffix `local` by default) is refused.""",
+    `ingress` with an ingressControllerClassName passes with the graph, and the Ingress the operator makes of
+    it (host `<hostPrefix><host>.<hostSuffix>`, the suffix `local` when left out) is refused.""",
     remediation="Give every path a pathType (Prefix for '/'), hosts as lowercase DNS names, and each backend "
                 "a service name and port number.",
     reads=("Ingress", "DynamoGraphDeployment (an enabled v1alpha1 component ingress)"),
@@ -180,7 +184,7 @@ def ingress_spec_invalid(model: Model):
         for component in view.components:
             ingress = component.field("ingress") if component.alpha else None
             if ingress is None or not isinstance(ingress.value, dict) or ingress.value.get("enabled") is not True \
-                    or ingress.value.get("useVirtualService") is True:
-                continue
+                    or ingress.value.get("ingressControllerClassName") is None:
+                continue  # the operator makes no Ingress of it
             for path, problem in operator_ingress_problems(ingress.value, ingress.path):
                 yield Hit(view.obj, path, f"{component.component.label}: the ingress {problem}")
