@@ -20,6 +20,8 @@ def int_or_percent_problem(value: object) -> str | None:
     if isinstance(value, bool) or value is None:
         return None  # not an int-or-string: the schema's to report
     if isinstance(value, int):
+        if value > 2**31 - 1:  # an int-or-string holds a 32-bit integer: a larger one is not even decoded
+            return f"{value} is more than a 32-bit count holds (2147483647)"
         return f"{value} is negative" if value < 0 else None
     if isinstance(value, str):
         if not _PERCENT.fullmatch(value):
