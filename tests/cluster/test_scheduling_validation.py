@@ -1,6 +1,7 @@
 """scheduling-spec-invalid against the real API server: each Job fixture is created (a server-side dry run,
-sent as YAML as kubectl sends the file), each v1beta1 DGD fixture's pod template as the Pod the operator
-would make of it; the server refuses exactly the fixtures the rule fails, at the setting the rule names."""
+sent as YAML as kubectl sends the file) with the Pod its template makes, each v1beta1 DGD fixture's pod
+template as the Pod the operator would make of it; the server refuses exactly the fixtures the rule fails,
+at the setting the rule names."""
 
 from __future__ import annotations
 
@@ -18,14 +19,18 @@ pytestmark = CLUSTER
 FIXTURES = sorted((Path(__file__).parents[1] / "rules" / "scheduling-spec-invalid").glob("*/*.yaml"))
 
 
-def as_created(path: Path) -> dict | str:
-    """The Job as written, or the Pod the operator makes of a v1beta1 DGD's first component."""
+def as_created(path: Path) -> list[dict | str]:
+    """What the server is asked to create: a Job as written and the Pod made of its template (the server
+    checks some settings only on the pod, with the pod's labels merged in); for a v1beta1 DGD the Pod the
+    operator makes of its first component."""
     text = path.read_text(encoding="utf-8")
     document = yaml.safe_load(text)
-    if document["kind"] != "DynamoGraphDeployment":
-        return text
-    template = document["spec"]["components"][0]["podTemplate"]
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": template["spec"]}
+    if document["kind"] == "DynamoGraphDeployment":
+        template = document["spec"]["components"][0]["podTemplate"]
+        return [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": template["spec"]}]
+    template = document["spec"]["template"]
+    return [text, {"apiVersion": "v1", "kind": "Pod", "metadata": dict(template.get("metadata") or {}, name="download"),
+                   "spec": template["spec"]}]
 
 
 def _setting(field: str) -> str:
@@ -36,12 +41,12 @@ def _setting(field: str) -> str:
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_the_api_server_refuses_exactly_the_settings_scheduling_spec_invalid_fails(path, control_plane, namespace):
-    refused = refused_fields(control_plane, namespace, as_created(path))
+    refused = [field for body in as_created(path) for field in refused_fields(control_plane, namespace, body)]
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "scheduling-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     named = {_setting(f.path.split("spec.template.spec.", 1)[-1].split("podTemplate.spec.", 1)[-1]) for f in ours}
     for field in refused:
-        field = _setting(field.split("spec.template.spec.", 1)[-1].removeprefix("spec."))
+        field = _setting(field.split("spec.template.spec.", 1)[-1].removeprefix("spec.").split("[0][0]")[0])
         assert any(field == ours or field.startswith(ours + ".") or ours.startswith(field + ".")
                    or field.startswith(ours + "[") or ours.startswith(field + "[") for ours in named), \
             (refused, sorted(named))

@@ -113,7 +113,7 @@ def _selector_problems(workload: Workload):
                for where, problem in selector_problems(selector, ("spec", "selector"))]
     yield from invalid
     labels = as_map(as_map(as_map(spec.get("template")).get("metadata")).get("labels"))
-    if not invalid and not selects(selector, labels):
+    if not invalid and selects(selector, labels) is False:  # None: an operator it cannot read (missing)
         yield ("spec", "template", "metadata", "labels") if labels else ("spec", "template"), \
             "has a selector that does not select its pod template's labels"
 

@@ -107,7 +107,7 @@ def _node_affinity_problems(affinity: dict, where: tuple):
         yield from _node_term_problems(as_map(entry.get("preference")), at + ("preference",), False)
 
 
-def _pod_term_problems(term: dict, where: tuple):
+def _pod_term_problems(term: dict, where: tuple, labels: dict):
     for name in ("labelSelector", "namespaceSelector"):
         for at, problem in selector_problems(term.get(name), where + (name,)):
             yield at, f"has an invalid {name}: {problem}"
@@ -123,6 +123,8 @@ def _pod_term_problems(term: dict, where: tuple):
             yield from _key(key, where + (name, index), "label key")
             if name == "matchLabelKeys" and key in map(_text, mismatching):
                 yield where + (name, index), f"label key {key!r} is in matchLabelKeys and mismatchLabelKeys"
+        if name == "matchLabelKeys":
+            yield from _merged_twice(keys, term.get("labelSelector"), labels, where + (name,))
     topology = _text(term.get("topologyKey"))
     if not topology:
         yield where, "has no topologyKey"
@@ -130,16 +132,28 @@ def _pod_term_problems(term: dict, where: tuple):
         yield from _key(topology, where + ("topologyKey",), "topologyKey")
 
 
-def _pod_affinity_problems(affinity: dict, where: tuple):
+def _merged_twice(keys: list, selector: object, labels: dict, where: tuple):
+    """matchLabelKeys the selector names already: when the pod has that label, the API server adds it to
+    the selector on create, and refuses the selector that then names the key twice."""
+    named = set(as_map(as_map(selector).get("matchLabels")))
+    named |= {_text(as_map(e).get("key")) for e in as_list(as_map(selector).get("matchExpressions"))}
+    for index, key in enumerate(map(_text, keys)):
+        if key in named and key in labels:
+            yield where + (index,), (f"label key {key!r} is in matchLabelKeys and in the labelSelector: the pod's "
+                                     f"{key} label is added to the selector, which then names it twice")
+
+
+def _pod_affinity_problems(affinity: dict, where: tuple, labels: dict):
     for index, term in enumerate(as_list(affinity.get("requiredDuringSchedulingIgnoredDuringExecution"))):
-        yield from _pod_term_problems(as_map(term), where + ("requiredDuringSchedulingIgnoredDuringExecution", index))
+        yield from _pod_term_problems(as_map(term), where + ("requiredDuringSchedulingIgnoredDuringExecution", index),
+                                      labels)
     for index, entry in enumerate(as_list(affinity.get("preferredDuringSchedulingIgnoredDuringExecution"))):
         entry, at = as_map(entry), where + ("preferredDuringSchedulingIgnoredDuringExecution", index)
         yield from _weight_problem(entry, at)
-        yield from _pod_term_problems(as_map(entry.get("podAffinityTerm")), at + ("podAffinityTerm",))
+        yield from _pod_term_problems(as_map(entry.get("podAffinityTerm")), at + ("podAffinityTerm",), labels)
 
 
-def _spread_problems(constraints: list, where: tuple):
+def _spread_problems(constraints: list, where: tuple, labels: dict):
     for index, constraint in enumerate(constraints):
         constraint, at = as_map(constraint), where + (index,)
         skew, domains = constraint.get("maxSkew"), constraint.get("minDomains")
@@ -163,12 +177,14 @@ def _spread_problems(constraints: list, where: tuple):
             yield at + ("matchLabelKeys",), "has matchLabelKeys without a labelSelector"
         for key_index, key in enumerate(map(_text, keys)):
             yield from _key(key, at + ("matchLabelKeys", key_index), "label key")
+        yield from _merged_twice(keys, constraint.get("labelSelector"), labels, at + ("matchLabelKeys",))
         for selector_at, problem in selector_problems(constraint.get("labelSelector"), at + ("labelSelector",)):
             yield selector_at, f"has an invalid labelSelector: {problem}"
 
 
-def scheduling_problems(pod: PodSettings):
-    """(path, problem) for what the API server refuses in a pod spec's scheduling settings."""
+def scheduling_problems(pod: PodSettings, labels: dict):
+    """(path, problem) for what the API server refuses in a pod spec's scheduling settings (`labels`: the
+    pod's own, as written)."""
     for key, value in pod.node_selector.items():
         yield from _key(str(key), pod.field_path("nodeSelector") + (key,), "nodeSelector key")
         if isinstance(value, str) and label_value_problem(value):
@@ -180,8 +196,16 @@ def scheduling_problems(pod: PodSettings):
         yield from _node_affinity_problems(affinity["nodeAffinity"], pod.field_path("affinity") + ("nodeAffinity",))
     for name in ("podAffinity", "podAntiAffinity"):
         if isinstance(affinity.get(name), dict):
-            yield from _pod_affinity_problems(affinity[name], pod.field_path("affinity") + (name,))
-    yield from _spread_problems(pod.topology_spread_constraints, pod.field_path("topologySpreadConstraints"))
+            yield from _pod_affinity_problems(affinity[name], pod.field_path("affinity") + (name,), labels)
+    yield from _spread_problems(pod.topology_spread_constraints, pod.field_path("topologySpreadConstraints"), labels)
+
+
+def pod_labels(pod: PodSettings) -> dict:
+    """The labels written for the pod a spec makes: its template's (a Pod's own), a v1alpha1 service's
+    extraPodMetadata."""
+    owner = pod.path[:-1]
+    where = owner + (("extraPodMetadata",) if pod.path[-1:] == ("extraPodSpec",) else ("metadata",))
+    return as_map(as_map(pod.obj.get(where)).get("labels"))
 
 
 @rule(
@@ -193,10 +217,11 @@ def scheduling_problems(pod: PodSettings):
     with an unknown operator or effect; a required node affinity without terms, a node selector operator
     without the values it needs (In, NotIn), with values it takes none of (Exists, DoesNotExist) or with
     other than one value (Gt, Lt); a weight outside 1-100; a pod (anti-)affinity term without topologyKey
-    or with an invalid selector; a topology spread constraint with maxSkew below 1, an unknown
-    whenUnsatisfiable or minDomains without DoNotSchedule. A Job or Deployment is refused when applied. A
-    DynamoGraphDeployment is accepted, and the pods the operator makes of it are refused: the workers never
-    start.""",
+    or with an invalid selector; matchLabelKeys that the selector names already, when the pod has
+    that label (the server adds it to the selector on create, twice); a topology spread constraint with
+    maxSkew below 1, an unknown whenUnsatisfiable or minDomains without DoNotSchedule. A Job or Deployment
+    is refused when applied (or, for matchLabelKeys, its pods are). A DynamoGraphDeployment is accepted,
+    and the pods the operator makes of it are refused: the workers never start.""",
     remediation="Tolerate the GPU taint with `operator: Exists` and no value (or `operator: Equal` and the "
                 "taint's value); give every affinity term a topologyKey such as kubernetes.io/hostname.",
     reads=("pod specs of Job, CronJob, Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet",
@@ -205,9 +230,9 @@ def scheduling_problems(pod: PodSettings):
 )
 def scheduling_spec_invalid(model: Model):
     for workload in model.workloads:
-        for path, problem in scheduling_problems(workload.pod):
+        for path, problem in scheduling_problems(workload.pod, pod_labels(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
     for graph in model.graphs:
         for component in graph.components:
-            for path, problem in scheduling_problems(component.pod):
+            for path, problem in scheduling_problems(component.pod, pod_labels(component.pod)):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
