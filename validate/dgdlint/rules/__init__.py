@@ -11,6 +11,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     network_policy,
     ingress,
     scheduling,
+    security,
     cache,
     gpu_fit,
     hygiene,

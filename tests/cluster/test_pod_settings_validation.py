@@ -1,7 +1,7 @@
-"""scheduling-spec-invalid against the real API server: each Job fixture is created (a server-side dry run,
-sent as YAML as kubectl sends the file) with the Pod its template makes, each v1beta1 DGD fixture's pod
-template as the Pod the operator would make of it; the server refuses exactly the fixtures the rule fails,
-at the setting the rule names."""
+"""scheduling-spec-invalid and security-context-invalid against the real API server: each Job fixture is
+created (a server-side dry run, sent as YAML as kubectl sends the file) with the Pod its template makes,
+each v1beta1 DGD fixture's pod template as the Pod the operator would make of it; the server refuses exactly
+the fixtures the rule fails, at the setting the rule names."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from dgdlint.engine import check_paths
 
 pytestmark = CLUSTER
 
-FIXTURES = sorted((Path(__file__).parents[1] / "rules" / "scheduling-spec-invalid").glob("*/*.yaml"))
+RULES = ("scheduling-spec-invalid", "security-context-invalid")
+FIXTURES = sorted(p for rule in RULES for p in (Path(__file__).parents[1] / "rules" / rule).glob("*/*.yaml"))
 
 
 def as_created(path: Path) -> list[dict | str]:
@@ -39,10 +40,10 @@ def _setting(field: str) -> str:
     return field.rsplit(".", 1)[0] if field.rsplit(".", 1)[-1] in ("operator", "value", "values") else field
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_the_api_server_refuses_exactly_the_settings_scheduling_spec_invalid_fails(path, control_plane, namespace):
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
+def test_the_api_server_refuses_exactly_the_settings_the_rule_fails(path, control_plane, namespace):
     refused = [field for body in as_created(path) for field in refused_fields(control_plane, namespace, body)]
-    ours = [f for f in check_paths([str(path)]).findings if f.rule == "scheduling-spec-invalid"]
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == path.parent.parent.name]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     named = {_setting(f.path.split("spec.template.spec.", 1)[-1].split("podTemplate.spec.", 1)[-1]) for f in ours}
     for field in refused:

@@ -1,0 +1,120 @@
+"""Security contexts as the API server validates them in a pod spec (written from Kubernetes' core
+validation): user and group IDs from 0 to 2147483647, the known fsGroupChangePolicy, supplementalGroupsPolicy
+and procMount values, seccomp and AppArmor profiles with their type (a localhost profile for the Localhost
+type only, as a relative path), and a container that forbids privilege escalation without being privileged
+or adding CAP_SYS_ADMIN. A DynamoGraphDeployment keeps these as written in the pods the operator makes."""
+
+from __future__ import annotations
+
+from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
+from dgdlint.rules.registry import Hit, rule
+
+MAX_ID = 2**31 - 1
+FS_GROUP_CHANGE_POLICIES = ("Always", "OnRootMismatch")
+SUPPLEMENTAL_GROUPS_POLICIES = ("Merge", "Strict")
+PROC_MOUNTS = ("Default", "Unmasked")
+PROFILE_TYPES = ("Localhost", "RuntimeDefault", "Unconfined")
+
+
+def _id_problems(context: dict, where: tuple, names: tuple[str, ...]):
+    for name in names:
+        value = context.get(name)
+        if type(value) is int and not 0 <= value <= MAX_ID:
+            yield where + (name,), f"{name} {value} is not between 0 and {MAX_ID}"
+    if "supplementalGroups" in names:
+        for index, value in enumerate(as_list(context.get("supplementalGroups"))):
+            if type(value) is int and not 0 <= value <= MAX_ID:
+                yield where + ("supplementalGroups", index), f"supplemental group {value} is not between 0 and {MAX_ID}"
+
+
+def _profile_problems(profile: object, where: tuple, what: str):
+    """A seccompProfile or appArmorProfile: a known type, a localhost profile exactly for Localhost."""
+    if not isinstance(profile, dict):
+        return
+    if profile.get("type") is None:
+        return  # missing: the schema's to report
+    kind, local = as_str(profile.get("type")) or "", profile.get("localhostProfile")
+    if not kind:
+        yield where, f"{what} has no type (one of {', '.join(PROFILE_TYPES)})"
+    elif kind not in PROFILE_TYPES:
+        yield where + ("type",), f"{what} type {kind!r} is not one of {', '.join(PROFILE_TYPES)}"
+    elif kind == "Localhost":
+        text = as_str(local)
+        if text is None or (what == "appArmorProfile" and not text.strip()):
+            yield where, f"{what} of type Localhost names no localhostProfile"
+        elif what == "seccompProfile" and (text.startswith("/") or ".." in text.replace("\\", "/").split("/")):
+            yield where + ("localhostProfile",), \
+                f"{what} localhostProfile {text!r} must be a relative path without '..'"
+        elif what == "appArmorProfile" and text != text.strip():
+            yield where + ("localhostProfile",), f"{what} localhostProfile {text!r} must not be padded with spaces"
+    elif local is not None:
+        yield where + ("localhostProfile",), f"{what} of type {kind} takes no localhostProfile (Localhost only)"
+
+
+def _pod_context_problems(pod: PodSettings):
+    context, where = as_map(pod.spec.get("securityContext")), pod.field_path("securityContext")
+    yield from _id_problems(context, where, ("runAsUser", "runAsGroup", "fsGroup", "supplementalGroups"))
+    for name, allowed in (("fsGroupChangePolicy", FS_GROUP_CHANGE_POLICIES),
+                          ("supplementalGroupsPolicy", SUPPLEMENTAL_GROUPS_POLICIES)):
+        value = as_str(context.get(name))
+        if value is not None and value not in allowed:
+            yield where + (name,), f"{name} {value!r} is not one of {', '.join(allowed)}"
+    yield from _profile_problems(context.get("seccompProfile"), where + ("seccompProfile",), "seccompProfile")
+    yield from _profile_problems(context.get("appArmorProfile"), where + ("appArmorProfile",), "appArmorProfile")
+
+
+def _container_context_problems(container: dict, path: tuple, host_users: bool):
+    context, where = as_map(container.get("securityContext")), path + ("securityContext",)
+    yield from _id_problems(context, where, ("runAsUser", "runAsGroup"))
+    proc_mount = as_str(context.get("procMount"))
+    if proc_mount is not None and proc_mount not in PROC_MOUNTS:
+        yield where + ("procMount",), f"procMount {proc_mount!r} is not Default or Unmasked"
+    elif proc_mount == "Unmasked" and host_users:
+        yield where + ("procMount",), "procMount Unmasked needs the pod's hostUsers: false"
+    yield from _profile_problems(context.get("seccompProfile"), where + ("seccompProfile",), "seccompProfile")
+    yield from _profile_problems(context.get("appArmorProfile"), where + ("appArmorProfile",), "appArmorProfile")
+    if context.get("allowPrivilegeEscalation") is False:
+        if context.get("privileged") is True:
+            yield where + ("allowPrivilegeEscalation",), "forbids privilege escalation yet is privileged"
+        added = as_list(as_map(context.get("capabilities")).get("add"))
+        if "CAP_SYS_ADMIN" in added:
+            yield where + ("capabilities", "add", added.index("CAP_SYS_ADMIN")), \
+                "forbids privilege escalation yet adds CAP_SYS_ADMIN"
+
+
+def security_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]):
+    """(path, problem) for a pod spec's security contexts; `containers`: (container, its path)."""
+    yield from _pod_context_problems(pod)
+    host_users = pod.spec.get("hostUsers") is not False
+    for container, path in containers:
+        yield from _container_context_problems(container, path, host_users)
+
+
+def _containers(obj, containers) -> list[tuple[dict, tuple]]:
+    return [(as_map(obj.get(container.path)), container.path) for container in containers]
+
+
+@rule(
+    name="security-context-invalid", code="DGD629", severity="error", family="admission",
+    title="Security contexts are ones the API server takes",
+    rationale="""The API server refuses a pod whose user or group IDs (runAsUser, runAsGroup, fsGroup,
+    supplementalGroups) are outside 0-2147483647, whose fsGroupChangePolicy, supplementalGroupsPolicy or
+    procMount it does not know (procMount Unmasked also needs hostUsers: false), whose seccomp or AppArmor
+    profile has no type or an unknown one, a Localhost type without its localhostProfile (a relative path
+    for seccomp) or another type with one, or whose container sets allowPrivilegeEscalation: false while
+    being privileged or adding CAP_SYS_ADMIN. A Job or Deployment is refused when applied; a
+    DynamoGraphDeployment is accepted and the pods the operator makes of it are refused.""",
+    remediation="Use the runtime's default seccomp profile (type: RuntimeDefault, no localhostProfile), and "
+                "drop allowPrivilegeEscalation: false from a privileged container or the privilege.",
+    reads=("pod and container securityContext of Job, CronJob, Pod, Deployment, StatefulSet, DaemonSet, "
+           "ReplicaSet", "DynamoGraphDeployment component pod templates"),
+)
+def security_context_invalid(model: Model):
+    for workload in model.workloads:
+        for path, problem in security_problems(workload.pod, _containers(workload.obj, workload.all_containers)):
+            yield Hit(workload.obj, path, f"{workload.label}: {problem}")
+    for graph in model.graphs:
+        for component in graph.components:
+            containers = _containers(graph.obj, [component.main, *component.sidecars, *component.init_containers])
+            for path, problem in security_problems(component.pod, containers):
+                yield Hit(graph.obj, path, f"{component.label}: {problem}")
