@@ -79,16 +79,44 @@ def test_placement_does_not_rename_the_download_job():
      "at '/frontend/topologySpreadConstraints/0/whenUnsatisfiable'"),
     ({"worker": {"topologySpreadConstraints": [{**BY_HOST, "maxSkew": 0}]}},
      "at '/worker/topologySpreadConstraints/0/maxSkew'"),
-    # tolerations the API server refuses in a pod: Exists with a value, tolerationSeconds without NoExecute,
-    # no key without Exists (each would pass the DGD and leave its pods refused)
-    ({"worker": {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "value": "true"}]}},
-     "at '/worker/tolerations/0/value'"),
-    ({"worker": {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule",
-                                  "tolerationSeconds": 60}]}}, "at '/worker/tolerations/0/effect'"),
-    ({"frontend": {"tolerations": [{"operator": "Equal", "value": "gpu"}]}}, "at '/frontend/tolerations/0/operator'"),
-    ({"frontend": {"tolerations": [{"key": "", "value": "gpu"}]}}, "at '/frontend/tolerations/0'"),
+    # security contexts' single fields: IDs outside 0-2147483647, a profile file path that is absolute
+    ({"worker": {"podSecurityContext": {"runAsUser": -1}}}, "at '/worker/podSecurityContext/runAsUser'"),
+    ({"tests": {"podSecurityContext": {"fsGroup": 2147483648}}}, "at '/tests/podSecurityContext/fsGroup'"),
+    ({"worker": {"securityContext": {"seccompProfile": {"type": "Localhost", "localhostProfile": "/etc/x.json"}}}},
+     "at '/worker/securityContext/seccompProfile/localhostProfile'"),
     ({"worker": {"priorityClassName": "High Priority"}}, "at '/worker/priorityClassName'"),
     ({"operator": {"priorityClassName": 5}}, "at '/operator/priorityClassName'"),
 ])
 def test_placement_values_are_closed_and_typed(values, where):
     assert where in render_error(values)
+
+
+@pytest.mark.parametrize("values, says", [
+    # tolerations and security contexts the API server refuses in a pod: the DGD would be taken and its
+    # pods refused; the chart fails naming the value and the fix
+    ({"worker": {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "value": "true"}]}},
+     'worker.tolerations[0] has operator Exists and value "true"'),
+    ({"worker": {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule",
+                                  "tolerationSeconds": 60}]}}, "worker.tolerations[0] sets tolerationSeconds"),
+    ({"frontend": {"tolerations": [{"operator": "Equal", "value": "gpu"}]}},
+     'frontend.tolerations[0] has no key but operator "Equal"'),
+    ({"frontend": {"tolerations": [{"value": "gpu"}]}}, 'frontend.tolerations[0] has no key but operator "Equal"'),
+    ({"worker": {"securityContext": {"privileged": True}}},
+     "worker.securityContext sets privileged: true beside allowPrivilegeEscalation: false"),
+    ({"frontend": {"securityContext": {"capabilities": {"add": ["CAP_SYS_ADMIN"]}}}},
+     "frontend.securityContext adds CAP_SYS_ADMIN"),
+    ({"download": {"securityContext": {"seccompProfile": {"type": "Localhost"}}}},
+     "download.securityContext.seccompProfile has type Localhost but no localhostProfile"),
+    ({"worker": {"podSecurityContext": {"seccompProfile": {"type": "RuntimeDefault", "localhostProfile": "x.json"}}}},
+     "worker.podSecurityContext.seccompProfile has type RuntimeDefault and a localhostProfile"),
+])
+def test_pod_settings_the_api_server_refuses_fail_with_the_fix(values, says):
+    assert says in render_error(values)
+
+
+def test_pod_settings_the_api_server_takes_render():
+    render({"worker": {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+                                       {"key": "dedicated", "value": "gpu"},
+                                       {"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}],
+                       "securityContext": {"privileged": True, "allowPrivilegeEscalation": True,
+                                           "seccompProfile": {"type": "Localhost", "localhostProfile": "p.json"}}}})

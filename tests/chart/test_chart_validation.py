@@ -271,16 +271,12 @@ def _schema() -> dict:
     return json.loads((CHART / "values.schema.json").read_text(encoding="utf-8"))
 
 
-_CONDITIONS = ("if", "then", "else", "not")  # constraints on the object around them, which is closed itself
-
-
 def _object_nodes(node, path="#"):
     if isinstance(node, dict):
         if node.get("type") == "object" or "properties" in node:
             yield path, node
         for key, value in node.items():
-            if key not in _CONDITIONS:
-                yield from _object_nodes(value, f"{path}/{key}")
+            yield from _object_nodes(value, f"{path}/{key}")
     elif isinstance(node, list):
         for index, value in enumerate(node):
             yield from _object_nodes(value, f"{path}/{index}")
