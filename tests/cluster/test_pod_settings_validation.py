@@ -5,6 +5,7 @@ the fixtures the rule fails, at the setting the rule names."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,12 @@ def as_created(path: Path) -> list[dict | str]:
     text = path.read_text(encoding="utf-8")
     document = yaml.safe_load(text)
     if document["kind"] == "DynamoGraphDeployment":
-        template = document["spec"]["components"][0]["podTemplate"]
-        return [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": template["spec"]}]
+        component = document["spec"]["components"][0]
+        labels = {"nvidia.com/dynamo-graph-deployment-name": document["metadata"]["name"],
+                  "nvidia.com/dynamo-component": component["name"], "nvidia.com/dynamo-namespace": "default",
+                  "nvidia.com/dynamo-component-type": component["type"]}  # as the operator stamps them
+        return [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker", "labels": labels},
+                 "spec": component["podTemplate"]["spec"]}]
     template = document["spec"]["template"]
     return [text, {"apiVersion": "v1", "kind": "Pod", "metadata": dict(template.get("metadata") or {}, name="download"),
                    "spec": template["spec"]}]
@@ -47,7 +52,9 @@ def test_the_api_server_refuses_exactly_the_settings_the_rule_fails(path, contro
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     named = {_setting(f.path.split("spec.template.spec.", 1)[-1].split("podTemplate.spec.", 1)[-1]) for f in ours}
     for field in refused:
-        field = _setting(field.split("spec.template.spec.", 1)[-1].removeprefix("spec.").split("[0][0]")[0])
+        # a merged matchLabelKeys entry is named by the server as its term's index and its own: `[0][1]`
+        field = _setting(re.sub(r"(\[\d+\])\[\d+\]$", r"\1",
+                                field.split("spec.template.spec.", 1)[-1].removeprefix("spec.")))
         assert any(field == ours or field.startswith(ours + ".") or ours.startswith(field + ".")
                    or field.startswith(ours + "[") or ours.startswith(field + "[") for ours in named), \
             (refused, sorted(named))

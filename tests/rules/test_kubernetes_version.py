@@ -1,7 +1,9 @@
 """Validation the API server changed between Kubernetes releases follows --kubernetes-version: strict CIDRs
 in a NetworkPolicy (leading zeros, IPv4-mapped IPv6, bits past the prefix) are refused from 1.36, when
 StrictIPCIDRValidation became on by default; an older server only warns of them. A CIDR no version can
-parse is refused by every one."""
+parse is refused by every one. A topology spread constraint's matchLabelKeys are merged into its selector
+from 1.34 (MatchLabelKeysInPodTopologySpreadSelectorMerge); before, a key the selector names is refused
+whatever the pod's labels."""
 
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ FIXTURES = Path(__file__).parent / "network-policy-invalid" / "fail"
 STRICT_ONLY = ("netpol-cidr-host-bits.yaml", "netpol-cidr-leading-zero.yaml", "netpol-cidr-ipv4-mapped.yaml")
 
 
-def rule_findings(name: str, version: str | None) -> list:
+def rule_findings(name: str, version: str | None, rule: str = "network-policy-invalid") -> list:
+    folder = FIXTURES if rule == "network-policy-invalid" else Path(__file__).parent / rule / "pass"
     stage = SchemaStage(None, version)
-    return [f for f in check_paths([str(FIXTURES / name)], stage).findings if f.rule == "network-policy-invalid"]
+    return [f for f in check_paths([str(folder / name)], stage).findings if f.rule == rule]
 
 
 @pytest.mark.parametrize("name", STRICT_ONLY)
@@ -33,3 +36,10 @@ def test_an_older_kubernetes_takes_them(name):
 
 def test_a_cidr_no_version_parses_is_refused_by_every_version():
     assert rule_findings("netpol-cidr-prefix-too-long.yaml", "1.33")
+
+
+def test_spread_match_label_keys_the_selector_names_are_refused_before_the_merge_of_1_34():
+    """zone is in matchLabelKeys and in the selector's expressions; the pod has no zone label, so from 1.34
+    nothing is added to the selector and it names zone once."""
+    assert rule_findings("job-match-label-keys.yaml", "1.33", "scheduling-spec-invalid")
+    assert rule_findings("job-match-label-keys.yaml", "1.34", "scheduling-spec-invalid") == []

@@ -124,7 +124,7 @@ def _pod_term_problems(term: dict, where: tuple, labels: dict):
             if name == "matchLabelKeys" and key in map(_text, mismatching):
                 yield where + (name, index), f"label key {key!r} is in matchLabelKeys and mismatchLabelKeys"
         if name == "matchLabelKeys":
-            yield from _merged_twice(keys, term.get("labelSelector"), labels, where + (name,))
+            yield from _merged_twice(keys, term.get("labelSelector"), labels, where + (name,), mismatching)
     topology = _text(term.get("topologyKey"))
     if not topology:
         yield where, "has no topologyKey"
@@ -132,15 +132,29 @@ def _pod_term_problems(term: dict, where: tuple, labels: dict):
         yield from _key(topology, where + ("topologyKey",), "topologyKey")
 
 
-def _merged_twice(keys: list, selector: object, labels: dict, where: tuple):
-    """matchLabelKeys the selector names already: when the pod has that label, the API server adds it to
-    the selector on create, and refuses the selector that then names the key twice."""
-    named = set(as_map(as_map(selector).get("matchLabels")))
-    named |= {_text(as_map(e).get("key")) for e in as_list(as_map(selector).get("matchExpressions"))}
-    for index, key in enumerate(map(_text, keys)):
-        if key in named and key in labels:
-            yield where + (index,), (f"label key {key!r} is in matchLabelKeys and in the labelSelector: the pod's "
-                                     f"{key} label is added to the selector, which then names it twice")
+def _merged_twice(keys: list, selector: object, labels: dict, where: tuple, mismatching: list = (),
+                  merged: bool = True):
+    """matchLabelKeys the selector ends up naming twice, as the API server finds them on create: it appends
+    to the selector an expression for each matchLabelKey and mismatchLabelKey the pod has a label for, then
+    refuses a matchLabelKey named a second time. Unmerged (topology spread before Kubernetes 1.34), any
+    matchLabelKey the selector names is refused."""
+    if selector is None:
+        return  # without a selector: "must not be specified", said above
+    selector, keys = as_map(selector), [_text(key) for key in keys]
+    position = {key: index for index, key in enumerate(keys)}  # the last index, as the server's map keeps
+    seen = {str(key) for key in as_map(selector.get("matchLabels"))}
+    written = [_text(as_map(expression).get("key")) for expression in as_list(selector.get("matchExpressions"))]
+    if not merged:
+        for index, key in enumerate(keys):
+            if key in seen or key in written:
+                yield where + (index,), f"matchLabelKeys {key!r} is named by the labelSelector too"
+        return
+    added = [key for key in [*keys, *map(_text, mismatching)] if key in labels]
+    for key, how in [*((key, "the labelSelector names it twice") for key in written),
+                     *((key, f"the server adds the pod's {key} label to a selector that names it") for key in added)]:
+        if key in position and key in seen:
+            yield where + (position[key],), f"matchLabelKeys {key!r} is refused: {how}"
+        seen.add(key)
 
 
 def _pod_affinity_problems(affinity: dict, where: tuple, labels: dict):
@@ -153,7 +167,7 @@ def _pod_affinity_problems(affinity: dict, where: tuple, labels: dict):
         yield from _pod_term_problems(as_map(entry.get("podAffinityTerm")), at + ("podAffinityTerm",), labels)
 
 
-def _spread_problems(constraints: list, where: tuple, labels: dict):
+def _spread_problems(constraints: list, where: tuple, labels: dict, merged: bool):
     for index, constraint in enumerate(constraints):
         constraint, at = as_map(constraint), where + (index,)
         skew, domains = constraint.get("maxSkew"), constraint.get("minDomains")
@@ -177,14 +191,16 @@ def _spread_problems(constraints: list, where: tuple, labels: dict):
             yield at + ("matchLabelKeys",), "has matchLabelKeys without a labelSelector"
         for key_index, key in enumerate(map(_text, keys)):
             yield from _key(key, at + ("matchLabelKeys", key_index), "label key")
-        yield from _merged_twice(keys, constraint.get("labelSelector"), labels, at + ("matchLabelKeys",))
+        yield from _merged_twice(keys, constraint.get("labelSelector"), labels, at + ("matchLabelKeys",),
+                                 merged=merged)
         for selector_at, problem in selector_problems(constraint.get("labelSelector"), at + ("labelSelector",)):
             yield selector_at, f"has an invalid labelSelector: {problem}"
 
 
-def scheduling_problems(pod: PodSettings, labels: dict):
+def scheduling_problems(pod: PodSettings, labels: dict, merge_spread: bool = True):
     """(path, problem) for what the API server refuses in a pod spec's scheduling settings (`labels`: the
-    pod's own, as written)."""
+    pod's own; `merge_spread`: whether the server merges a spread constraint's matchLabelKeys into its
+    selector, from Kubernetes 1.34)."""
     for key, value in pod.node_selector.items():
         yield from _key(str(key), pod.field_path("nodeSelector") + (key,), "nodeSelector key")
         if isinstance(value, str) and label_value_problem(value):
@@ -197,7 +213,13 @@ def scheduling_problems(pod: PodSettings, labels: dict):
     for name in ("podAffinity", "podAntiAffinity"):
         if isinstance(affinity.get(name), dict):
             yield from _pod_affinity_problems(affinity[name], pod.field_path("affinity") + (name,), labels)
-    yield from _spread_problems(pod.topology_spread_constraints, pod.field_path("topologySpreadConstraints"), labels)
+    yield from _spread_problems(pod.topology_spread_constraints, pod.field_path("topologySpreadConstraints"), labels,
+                                merge_spread)
+
+
+# Labels the operator stamps on every pod of a DGD component (consts.go), beside those written.
+OPERATOR_POD_LABELS = ("nvidia.com/dynamo-graph-deployment-name", "nvidia.com/dynamo-component",
+                       "nvidia.com/dynamo-namespace", "nvidia.com/dynamo-component-type")
 
 
 def pod_labels(pod: PodSettings) -> dict:
@@ -217,8 +239,9 @@ def pod_labels(pod: PodSettings) -> dict:
     with an unknown operator or effect; a required node affinity without terms, a node selector operator
     without the values it needs (In, NotIn), with values it takes none of (Exists, DoesNotExist) or with
     other than one value (Gt, Lt); a weight outside 1-100; a pod (anti-)affinity term without topologyKey
-    or with an invalid selector; matchLabelKeys that the selector names already, when the pod has
-    that label (the server adds it to the selector on create, twice); a topology spread constraint with
+    or with an invalid selector; matchLabelKeys the selector ends up naming twice (the server adds
+    the pod's label for each to the selector on create; before Kubernetes 1.34 a spread constraint's
+    selector may not name them at all); a topology spread constraint with
     maxSkew below 1, an unknown whenUnsatisfiable or minDomains without DoNotSchedule. A Job or Deployment
     is refused when applied (or, for matchLabelKeys, its pods are). A DynamoGraphDeployment is accepted,
     and the pods the operator makes of it are refused: the workers never start.""",
@@ -229,10 +252,12 @@ def pod_labels(pod: PodSettings) -> dict:
            "topologySpreadConstraints)"),
 )
 def scheduling_spec_invalid(model: Model):
+    merge_spread = model.release.kubernetes_at_least("1.34")
     for workload in model.workloads:
-        for path, problem in scheduling_problems(workload.pod, pod_labels(workload.pod)):
+        for path, problem in scheduling_problems(workload.pod, pod_labels(workload.pod), merge_spread):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
     for graph in model.graphs:
         for component in graph.components:
-            for path, problem in scheduling_problems(component.pod, pod_labels(component.pod)):
+            labels = {**pod_labels(component.pod), **dict.fromkeys(OPERATOR_POD_LABELS, "")}
+            for path, problem in scheduling_problems(component.pod, labels, merge_spread):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
