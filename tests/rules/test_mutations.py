@@ -121,6 +121,8 @@ MUTANTS = [
     ("rules/probes.py", "success not in (None, 0, 1)", "success not in (None, 1)",
      "pod-spec-invalid"),  # an unset (0) successThreshold, which the server defaults to 1, refused
     ("rules/probes.py", "grace <= 0:", "grace < 0:", "pod-spec-invalid"),  # a probe grace of 0 taken
+    ("rules/probes.py", "seconds > grace)", "seconds >= grace)",
+     "pod-spec-invalid"),  # a sleep as long as the grace period refused
     ("rules/security.py", "MAX_ID = 2**31 - 1", "MAX_ID = 2**31", "security-context-invalid"),  # int32 bound lost
     ("rules/security.py", "not 0 <= value <= MAX_ID:\n            yield where + (name,)",
      "not 0 < value <= MAX_ID:\n            yield where + (name,)", "security-context-invalid"),  # user 0 refused

@@ -47,7 +47,8 @@ def _port_problems(raw: dict, path: tuple):
             yield where + ("hostPort",), f"hostPort {host} is not between 1 and 65535"
 
 
-def _container_problems(obj, container, workload: Workload | None):
+def _container_problems(obj, container, workload: Workload | None, pod_spec: dict | None = None,
+                        set_elsewhere: tuple[str, ...] = ()):
     """What the pod validation refuses in one container; for a DGD's (`workload` None) only what the operator
     leaves as written: the name, the ports and the env names (it adds volumes, ports and the image)."""
     raw = as_map(obj.get(container.path))
@@ -59,7 +60,11 @@ def _container_problems(obj, container, workload: Workload | None):
     if workload is not None and not as_str(raw.get("image")):
         yield container.path, f"container {name or '(unnamed)'} has no image (one is required)"
     yield from _port_problems(raw, container.path)
-    yield from container_behaviour_problems(raw, container.path)
+    grace = as_map(pod_spec).get("terminationGracePeriodSeconds")
+    if type(grace) is not int:  # unset: the server's default of 30 (a DGD's, the operator's to choose)
+        grace = 30 if workload is not None else None
+    yield from container_behaviour_problems(raw, container.path, grace, "initContainers" in container.path,
+                                            set_elsewhere)
     for index, entry in enumerate(as_list(raw.get("env"))):
         env_name = as_str(as_map(entry).get("name"))
         if env_name and not _PRINTABLE_WITHOUT_EQUALS.fullmatch(env_name):
@@ -142,7 +147,8 @@ def _restart_problem(workload: Workload):
     activeDeadlineSeconds is at least 1. A probe or lifecycle hook has one handler (an exec one with a
     command), ports in range or valid port names, HTTP or HTTPS as its scheme; a liveness or startup
     probe's successThreshold is 1, a readiness probe sets no terminationGracePeriodSeconds, counts are not
-    negative; imagePullPolicy is Always, IfNotPresent or Never. None of this is in the JSON schemas. A
+    negative, a sleep hook lasts no longer than the pod's grace period; an init container has probes and
+    hooks only as a sidecar; imagePullPolicy is Always, IfNotPresent or Never. None of this is in the JSON schemas. A
     DynamoGraphDeployment is accepted with such a container name, port, env name or probe, and its pods are
     refused when the operator creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
@@ -156,16 +162,17 @@ def pod_spec_invalid(model: Model):
                               *_selector_problems(workload)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for container in workload.all_containers:
-            for path, problem in _container_problems(workload.obj, container, workload):
+            for path, problem in _container_problems(workload.obj, container, workload, workload.pod.spec):
                 yield Hit(workload.obj, path, f"{workload.label}: {problem}")
     for graph in model.graphs:
         for component in graph.components:
+            # a v1alpha1 service's own probes replace its main container's in the pod the operator makes
+            service = as_map(graph.obj.get(component.path)) if graph.shape == "services" else {}
+            own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
             for container in [component.main, *component.sidecars, *component.init_containers]:
-                for path, problem in _container_problems(graph.obj, container, None):
+                replaced = own if container is component.main else ()
+                for path, problem in _container_problems(graph.obj, container, None, component.pod.spec, replaced):
                     yield Hit(graph.obj, path, f"{component.label}: {problem}")
-            if graph.shape == "services":  # a v1alpha1 service's own probes, which become its main container's
-                service = as_map(graph.obj.get(component.path))
-                for kind in ("livenessProbe", "readinessProbe"):
-                    if isinstance(service.get(kind), dict):
-                        for path, problem in probe_problems(kind, service[kind], component.path + (kind,)):
-                            yield Hit(graph.obj, path, f"{component.label}: {problem}")
+            for kind in own:
+                for path, problem in probe_problems(kind, service[kind], component.path + (kind,)):
+                    yield Hit(graph.obj, path, f"{component.label}: {problem}")

@@ -32,7 +32,7 @@ def _port_problem(port: object) -> str | None:
     return None  # missing or of another type: the schema's to report
 
 
-def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: str):
+def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: str, grace: int | None = None):
     given = [kind for kind in kinds if handler.get(kind) is not None]
     if not given:
         yield path, f"{what} has no handler (one of {', '.join(kinds)})"
@@ -44,6 +44,11 @@ def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: 
     where = path + (kind,)
     if kind == "exec" and not as_list(action.get("command")):
         yield where + ("command",), f"{what} runs an exec handler without a command"
+    elif kind == "sleep":
+        seconds = _number(action.get("seconds"))
+        if seconds is not None and (seconds < 0 or (grace is not None and seconds > grace)):
+            bound = f" and not more than the pod's terminationGracePeriodSeconds ({grace})" if grace is not None else ""
+            yield where + ("seconds",), f"{what} sleeps {seconds} seconds; it must be 0 or more{bound}"
     elif kind in ("httpGet", "tcpSocket", "grpc"):
         problem = _port_problem(action.get("port"))
         if problem:
@@ -76,15 +81,25 @@ def probe_problems(kind: str, probe: dict, path: tuple):
             f"{kind} has terminationGracePeriodSeconds {grace}; it must be above 0"
 
 
-def container_behaviour_problems(raw: dict, path: tuple):
-    """(path, problem) for a container's probes, lifecycle hooks and image pull policy."""
-    for kind in PROBES:
-        if isinstance(raw.get(kind), dict):
-            yield from probe_problems(kind, raw[kind], path + (kind,))
-    lifecycle = as_map(raw.get("lifecycle"))
-    for hook in ("postStart", "preStop"):
-        if isinstance(lifecycle.get(hook), dict):
-            yield from _handler_problems(lifecycle[hook], path + ("lifecycle", hook), HOOK_HANDLERS, hook)
+def container_behaviour_problems(raw: dict, path: tuple, grace: int | None = None, init: bool = False,
+                                 set_elsewhere: tuple[str, ...] = ()):
+    """(path, problem) for a container's probes, lifecycle hooks and image pull policy. `grace`: the pod's
+    terminationGracePeriodSeconds when known (a sleep hook lasts no longer); `init`: an init container, which
+    takes probes and hooks only as a sidecar (restartPolicy: Always); `set_elsewhere`: probe kinds that
+    another field replaces in the pod (a v1alpha1 service's own)."""
+    if init and as_str(raw.get("restartPolicy")) != "Always":
+        for kind in (*PROBES, "lifecycle"):
+            if raw.get(kind) is not None:
+                yield path + (kind,), f"{kind} is set on an init container, which takes it only as a sidecar " \
+                                      "(restartPolicy: Always)"
+    else:
+        for kind in PROBES:
+            if isinstance(raw.get(kind), dict) and kind not in set_elsewhere:
+                yield from probe_problems(kind, raw[kind], path + (kind,))
+        lifecycle = as_map(raw.get("lifecycle"))
+        for hook in ("postStart", "preStop"):
+            if isinstance(lifecycle.get(hook), dict):
+                yield from _handler_problems(lifecycle[hook], path + ("lifecycle", hook), HOOK_HANDLERS, hook, grace)
     policy = as_str(raw.get("imagePullPolicy"))
     if policy and policy not in PULL_POLICIES:  # left empty, it is defaulted
         yield path + ("imagePullPolicy",), f"imagePullPolicy {policy!r} is not one of {', '.join(PULL_POLICIES)}"
