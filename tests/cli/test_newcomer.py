@@ -215,6 +215,26 @@ def test_the_values_node_is_found_by_the_collection_copied_not_by_a_line_of_the_
     assert lines and all(line.startswith(f"{values}:10:17: error") for line in lines), out
 
 
+def test_a_collection_written_in_two_places_is_told_apart_by_the_collection_around_it(capsys, monkeypatch, tmp_path):
+    """The same peer twice in one list, and once more in another file under a disabled setting: each finding
+    names the node of the object it is on, found one level up where the lower one is ambiguous."""
+    peer = "{ipBlock: {cidr: 10.20.30.40/16}}"
+    extra = tmp_path / "extra.yaml"
+    extra.write_text("extraObjects:\n  - apiVersion: networking.k8s.io/v1\n    kind: NetworkPolicy\n"
+                     "    metadata: {name: extra}\n    spec:\n      podSelector: {}\n      ingress:\n"
+                     f"        - from: [{peer}]\n", encoding="utf-8")
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(f"frontend:\n  networkPolicy:\n    enabled: true\n    from:\n      - {peer}\n      - {peer}\n",
+                      encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    code = main(["check", "--chart", "charts/cosmos3-reasoner", "-f", "values/nano-fp8.yaml", "-f", str(extra),
+                 "-f", str(policy)])
+    out = capsys.readouterr().out
+    assert code == 1
+    places = sorted(line.split(": error")[0] for line in out.splitlines() if " network-policy-invalid " in line)
+    assert places == [f"{extra}:8:29", f"{policy}:5:20", f"{policy}:6:20"], out  # at each cidr key
+
+
 def test_a_value_from_the_chart_s_own_values_file_is_found_there(capsys, monkeypatch, tmp_path):
     chart = demo_chart(tmp_path)
     (tmp_path / chart / "values.yaml").write_text("port: 80\nselector:\n  app: web\n  tier: \"<tier>\"\n")

@@ -43,7 +43,7 @@ def run(args) -> int:
     if not (args.allow_empty or args.manifests_only):
         empty = inputs.empty_input_finding(loaded_inputs, len(result.model.objects), result.findings)
         result.findings += [empty] if empty else []
-    locations.relocate(result.findings, loaded_inputs.rendered, getattr(args, "values", None))
+    locations.relocate(result.findings, loaded_inputs.rendered, getattr(args, "values", None), args.chart)
     outcome.apply(result, decisions)
     failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
     return outcome.report(args, outcome.render_findings(result, args), failed)

@@ -2,8 +2,8 @@
 (`charts/cosmos3-reasoner/templates/dynamographdeployment.yaml`), not the render's own name, at a line
 that template has: the template line that reads as the rendered line, else the first one with its key.
 A line the template does not have (in a list or map the template copies whole from the values) is looked
-for in the values files, the last given first, then the chart's own values.yaml: the node of the same
-collection, when one file holds it once. (`--render-out DIR` writes the rendered files instead, and findings keep their
+for in the values files and the chart's own values.yaml: the node of the smallest copied collection that
+one place of them holds. (`--render-out DIR` writes the rendered files instead, and findings keep their
 exact rendered lines.)"""
 
 from __future__ import annotations
@@ -13,28 +13,31 @@ import functools
 import os
 
 
-def relocate(findings: list, rendered: dict[str, tuple[str, str]], values_files: list[str] | None = None) -> None:
+def relocate(findings: list, rendered: dict[str, tuple[str, str]], values_files: list[str] | None = None,
+             chart: str | None = None) -> None:
     """Point findings (and their related locations) on rendered names at the chart's templates, or at the
-    values file node the template copied, in place."""
+    values file node the template copied (the -f files, then `chart`'s values.yaml), in place."""
     if not rendered:
         return
-    values_files = list(values_files or [])
+    sources = [*reversed(values_files or [])]
+    if chart and os.path.isdir(chart):
+        sources.append(os.path.join(chart, "values.yaml"))
     for finding in findings:
         if finding.file in rendered:
             finding.file, finding.line, finding.column = _template_position(
-                finding.file, finding.line, finding.column, rendered, values_files)
-        finding.related = [_moved(location, rendered, values_files) for location in finding.related]
+                finding.file, finding.line, finding.column, rendered, sources)
+        finding.related = [_moved(location, rendered, sources) for location in finding.related]
 
 
-def _moved(location, rendered, values_files):
+def _moved(location, rendered, sources):
     if location.file not in rendered:
         return location
-    file, line, column = _template_position(location.file, location.line, location.column, rendered, values_files)
+    file, line, column = _template_position(location.file, location.line, location.column, rendered, sources)
     return dataclasses.replace(location, file=file, line=line, column=column)
 
 
 def _template_position(name: str, line: int, column: int, rendered: dict,
-                       values_files: list[str]) -> tuple[str, int, int]:
+                       sources: list[str]) -> tuple[str, int, int]:
     template, text = rendered[name]
     rendered_lines = text.splitlines()
     wanted = rendered_lines[line - 1].strip() if 0 < line <= len(rendered_lines) else ""
@@ -42,15 +45,14 @@ def _template_position(name: str, line: int, column: int, rendered: dict,
     found = _find(lines, wanted)
     if found is not None:
         return template, found + 1, len(lines[found]) - len(lines[found].lstrip()) + 1
-    chart_values = os.path.join(template.split(os.sep + "templates" + os.sep, 1)[0], "values.yaml")
-    return _copied_from(text, line, column, [*reversed(values_files), chart_values]) or (template, 1, 1)
+    return _copied_from(text, line, column, sources) or (template, 1, 1)
 
 
 def _copied_from(text: str, line: int, column: int, values_files: list[str]) -> tuple[str, int, int] | None:
     """Where a values file holds the collection a template copied whole (with toYaml) around the rendered
-    node at (line, column): the smallest such collection, under a key of the same name, found once in the
-    first values file that has it (the last -f is searched first, the chart's values.yaml last). None when
-    no file has it, or one has it twice (then which one was copied cannot be told)."""
+    node at (line, column): the smallest enclosing collection that one place of all the values files holds,
+    under a key of the same name (a collection found in several places is looked for one level up). None
+    when none is found in one place only."""
     from dgdlint.load import load_text
 
     for document in load_text("rendered", text).documents:
@@ -60,22 +62,18 @@ def _copied_from(text: str, line: int, column: int, values_files: list[str]) -> 
             break
     else:
         return None
-    sources = [(file, _values_document(file)) for file in values_files]
+    sources = [(file, source) for file in values_files if (source := _values_document(file)) is not None]
     for depth in range(len(path), 0, -1):
         copied = _value_at(document.value, path[:depth])
         if not isinstance(copied, (dict, list)) or not copied:
             continue
         name = _last_key(path[:depth])
-        for file, source in sources:
-            if source is None:
-                continue
-            matches = [where for where in source.positions
-                       if _last_key(where) == name and _value_at(source.value, where) == copied]
-            if len(matches) > 1:
-                return None
-            if matches:
-                found_line, found_column = source.position(matches[0] + path[depth:])
-                return file, found_line, found_column
+        matches = [(file, source, where) for file, source in sources for where in source.positions
+                   if _last_key(where) == name and _value_at(source.value, where) == copied]
+        if len(matches) == 1:
+            file, source, where = matches[0]
+            found_line, found_column = source.position(where + path[depth:])
+            return file, found_line, found_column
     return None
 
 

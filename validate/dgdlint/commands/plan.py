@@ -40,7 +40,7 @@ def run(args) -> int:
         plan.findings += [empty] if empty else []
     result = CheckResult(plan.findings, model, list(loaded.loaded.files), schema_skipped=not schema_stage.has_crds,
                          schema_source=schema_stage.description)
-    locations.relocate(result.findings, loaded.rendered, getattr(args, "values", None))
+    locations.relocate(result.findings, loaded.rendered, getattr(args, "values", None), args.chart)
     outcome.apply(result, decisions)
     result.findings = plan.findings = [f for f in result.findings if in_plan_scope(f)]
     failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
