@@ -1,10 +1,10 @@
 """Pod specs of built-in workloads as the API server validates them (its pod validation, written from
 Kubernetes' own): container names that are DNS labels, an image for each container, ports in range with
-valid and distinct names, env names of printable ASCII without '=', mounts of volumes the pod has, probes
+valid and distinct names, env names of printable ASCII without '=', volumes and mounts (volumes.py), probes
 and lifecycle hooks (probes.py), and the restart policy a Job (OnFailure or Never) or a Deployment-like
 controller (Always) takes. A DynamoGraphDeployment's pods are the operator's making (it adds volumes, ports
 and the image): in its pod templates only what the operator leaves as written is read (container names,
-ports, env names, probes and hooks, a v1alpha1 service's own probes)."""
+ports, env names, the volumes written and mount paths, probes and hooks, a v1alpha1 service's own probes)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from dgdlint.rules.probes import container_behaviour_problems, probe_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems, selects
 from dgdlint.rules.syntax import dns1123_label_problem, port_name_problem
+from dgdlint.rules.volumes import mount_problems, volume_problems
 
 _PRINTABLE_WITHOUT_EQUALS = re.compile(r"[ -<>-~]+", re.ASCII)  # ASCII 32-126 less '='
 _JOB_RESTART = ("OnFailure", "Never")
@@ -70,16 +71,7 @@ def _container_problems(obj, container, workload: Workload | None, pod_spec: dic
         if env_name and not _PRINTABLE_WITHOUT_EQUALS.fullmatch(env_name):
             yield container.path + ("env", index, "name"), \
                 f"env name {env_name!r} must be printable ASCII characters other than '='"
-    if workload is None:
-        return
-    volumes = workload.pod.volumes()
-    for index, mount in enumerate(as_list(raw.get("volumeMounts"))):  # a repeated path: the list keys' check
-        mount, where = as_map(mount), container.path + ("volumeMounts", index)
-        volume, mount_path = as_str(mount.get("name")), as_str(mount.get("mountPath"))
-        if volume and volume not in volumes:
-            yield where + ("name",), f"mounts volume {volume!r}, which the pod does not have"
-        if mount_path is not None and not mount_path:
-            yield where + ("mountPath",), "has an empty mountPath"
+    yield from mount_problems(raw, container.path, workload.pod.volumes() if workload is not None else None)
 
 
 _JOB_SPEC = {"Job": ("spec",), "CronJob": ("spec", "jobTemplate", "spec")}
@@ -148,18 +140,20 @@ def _restart_problem(workload: Workload):
     command), ports in range or valid port names, HTTP or HTTPS as its scheme; a liveness or startup
     probe's successThreshold is 1, a readiness probe sets no terminationGracePeriodSeconds, counts are not
     negative, a sleep hook lasts no longer than the pod's grace period; an init container has probes and
-    hooks only as a sidecar; imagePullPolicy is Always, IfNotPresent or Never. None of this is in the JSON schemas. A
-    DynamoGraphDeployment is accepted with such a container name, port, env name or probe, and its pods are
-    refused when the operator creates them.""",
+    hooks only as a sidecar; imagePullPolicy is Always, IfNotPresent or Never. A volume has a DNS-label name
+    and one source with what it needs (a secretName, a config map name, a claimName, a host path), file
+    modes up to 0777 and item paths inside the volume; a mount's subPath stays inside its volume. None of
+    this is in the JSON schemas. A DynamoGraphDeployment is accepted with such a container name, port, env
+    name, probe or volume, and its pods are refused when the operator creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
                 "Job restartPolicy: Never (or OnFailure).",
     reads=("Job", "CronJob", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
-           "DynamoGraphDeployment (container names, ports, env names, probes and hooks)"),
+           "DynamoGraphDeployment (container names, ports, env names, volumes, mount paths, probes and hooks)"),
 )
 def pod_spec_invalid(model: Model):
     for workload in model.workloads:
         for path, problem in (*_restart_problem(workload), *_count_problems(workload),
-                              *_selector_problems(workload)):
+                              *_selector_problems(workload), *volume_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for container in workload.all_containers:
             for path, problem in _container_problems(workload.obj, container, workload, workload.pod.spec):
@@ -169,6 +163,8 @@ def pod_spec_invalid(model: Model):
             # a v1alpha1 service's own probes replace its main container's in the pod the operator makes
             service = as_map(graph.obj.get(component.path)) if graph.shape == "services" else {}
             own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
+            for path, problem in volume_problems(component.pod):  # the operator adds its own beside them
+                yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for container in [component.main, *component.sidecars, *component.init_containers]:
                 replaced = own if container is component.main else ()
                 for path, problem in _container_problems(graph.obj, container, None, component.pod.spec, replaced):

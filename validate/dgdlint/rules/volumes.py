@@ -1,0 +1,106 @@
+"""A pod's volumes and a container's mounts as the API server validates them (written from Kubernetes'
+core validation): a volume name that is a DNS label, one source per volume at most (none is an emptyDir,
+by default), the fields each common source needs (a secret's secretName, a config map's name, a claim's
+claimName, a host path without '..' and of a known type), file modes from 0 to 0777, item paths that stay
+inside the volume, an emptyDir size limit not below zero; mounts of the pod's volumes, at a mount path,
+with a sub path inside the volume and a known propagation (Bidirectional for a privileged container only)."""
+
+from __future__ import annotations
+
+from dgdlint.model import PodSettings, as_list, as_map, as_str
+from dgdlint.quantity import go_quantity
+from dgdlint.rules.syntax import dns1123_label_problem
+
+HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate",
+                   "Socket")
+PROPAGATIONS = ("Bidirectional", "HostToContainer", "None")
+_REQUIRED = {"secret": "secretName", "configMap": "name", "persistentVolumeClaim": "claimName", "hostPath": "path"}
+
+
+def _mode_problem(value: object, where: tuple, name: str, highest: int = 0o777):
+    if type(value) is int and not 0 <= value <= highest:
+        yield where + (name,), f"{name} {value} is not a file mode from 0 to {highest:#o} (write it in octal, 0644)"
+
+
+def _descending_problem(text: str) -> str | None:
+    """Kubernetes' local descending path: relative, without a '..' element."""
+    if text.startswith("/"):
+        return "must be a relative path"
+    if ".." in text.replace("\\", "/").split("/"):
+        return "must not contain a '..' element"
+    return None
+
+
+def _items_problems(source: dict, where: tuple):
+    for index, item in enumerate(as_list(source.get("items"))):
+        item, at = as_map(item), where + ("items", index)
+        path = as_str(item.get("path"))
+        if path is not None:
+            problem = _descending_problem(path) or ("must not start with '..'" if path.startswith("..") else None)
+            if not path:
+                problem = "is empty"
+            if problem:
+                yield at + ("path",), f"item path {path!r} {problem}"
+        yield from _mode_problem(item.get("mode"), at, "mode")
+
+
+def _source_problems(kind: str, source: object, where: tuple):
+    source = as_map(source)
+    needed = _REQUIRED.get(kind)
+    if needed and not as_str(source.get(needed)):
+        yield where, f"{kind} volume names no {needed}"
+    if kind in ("secret", "configMap", "downwardAPI"):
+        yield from _mode_problem(source.get("defaultMode"), where, "defaultMode")
+        yield from _items_problems(source, where)
+    elif kind == "hostPath":
+        path, kind_of = as_str(source.get("path")) or "", as_str(source.get("type"))
+        if ".." in path.split("/"):
+            yield where + ("path",), f"hostPath path {path!r} must not contain a '..' element"
+        if kind_of is not None and kind_of not in HOST_PATH_TYPES:
+            yield where + ("type",), f"hostPath type {kind_of!r} is not one of {', '.join(HOST_PATH_TYPES[1:])}"
+    elif kind == "emptyDir":
+        limit = source.get("sizeLimit")
+        amount = go_quantity(str(limit).strip()) if isinstance(limit, (str, int, float)) \
+            and not isinstance(limit, bool) else None
+        if amount is not None and amount < 0:
+            yield where + ("sizeLimit",), f"emptyDir sizeLimit {limit!r} is below zero"
+        yield from _mode_problem(source.get("mode"), where, "mode", 0o1777)
+
+
+def volume_problems(pod: PodSettings):
+    """(path, problem) for what the API server refuses in a pod spec's volumes."""
+    for index, volume in enumerate(as_list(pod.spec.get("volumes"))):
+        volume, where = as_map(volume), pod.field_path("volumes") + (index,)
+        name = as_str(volume.get("name"))
+        if name and dns1123_label_problem(name):
+            yield where + ("name",), f"volume name {name!r} {dns1123_label_problem(name)}"
+        sources = [key for key, value in volume.items() if key != "name" and value is not None]
+        for extra in sources[1:]:  # none is an emptyDir: the server defaults it
+            yield where + (extra,), f"volume {name or index} names a second source, {extra} beside {sources[0]}"
+        if sources:
+            yield from _source_problems(sources[0], volume[sources[0]], where + (sources[0],))
+
+
+def mount_problems(raw: dict, path: tuple, volumes: dict | None):
+    """(path, problem) for a container's volume mounts; `volumes` the pod's (None when the operator adds its
+    own, so a mount's volume cannot be known)."""
+    for index, mount in enumerate(as_list(raw.get("volumeMounts"))):  # a repeated path: the list keys' check
+        mount, where = as_map(mount), path + ("volumeMounts", index)
+        volume, mount_path = as_str(mount.get("name")), as_str(mount.get("mountPath"))
+        if volumes is not None and volume and volume not in volumes:
+            yield where + ("name",), f"mounts volume {volume!r}, which the pod does not have"
+        if mount_path is not None and not mount_path:
+            yield where + ("mountPath",), "has an empty mountPath"
+        sub_path, expression = as_str(mount.get("subPath")) or "", as_str(mount.get("subPathExpr")) or ""
+        for name, text in (("subPath", sub_path), ("subPathExpr", expression)):
+            problem = _descending_problem(text) if text else None
+            if problem:
+                yield where + (name,), f"{name} {text!r} {problem}"
+        if sub_path and expression:
+            yield where + ("subPathExpr",), "sets subPath and subPathExpr (one at most)"
+        propagation = as_str(mount.get("mountPropagation"))
+        if propagation is not None and propagation not in PROPAGATIONS:
+            yield where + ("mountPropagation",), \
+                f"mountPropagation {propagation!r} is not one of {', '.join(PROPAGATIONS)}"
+        elif propagation == "Bidirectional" and as_map(raw.get("securityContext")).get("privileged") is not True:
+            yield where + ("mountPropagation",), "mountPropagation Bidirectional is for privileged containers only"
