@@ -27,6 +27,15 @@ def _id_problems(context: dict, where: tuple, names: tuple[str, ...]):
                 yield where + ("supplementalGroups", index), f"supplemental group {value} is not between 0 and {MAX_ID}"
 
 
+# Go's unicode.IsSpace (what strings.TrimSpace trims); Python's str.strip also trims U+001C-U+001F.
+_GO_SPACE = "".join(map(chr, (9, 10, 11, 12, 13, 32, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
+                              0x202F, 0x205F, 0x3000)))
+
+
+def _go_trimmed(text: str) -> str:
+    return text.strip(_GO_SPACE)
+
+
 def _profile_problems(profile: object, where: tuple, what: str):
     """A seccompProfile or appArmorProfile: a known type, a localhost profile exactly for Localhost."""
     if not isinstance(profile, dict):
@@ -40,12 +49,12 @@ def _profile_problems(profile: object, where: tuple, what: str):
         yield where + ("type",), f"{what} type {kind!r} is not one of {', '.join(PROFILE_TYPES)}"
     elif kind == "Localhost":
         text = as_str(local)
-        if text is None or (what == "appArmorProfile" and not text.strip()):
+        if text is None or (what == "appArmorProfile" and not _go_trimmed(text)):
             yield where, f"{what} of type Localhost names no localhostProfile"
-        elif what == "seccompProfile" and (text.startswith("/") or ".." in text.replace("\\", "/").split("/")):
+        elif what == "seccompProfile" and (text.startswith("/") or ".." in text.split("/")):
             yield where + ("localhostProfile",), \
                 f"{what} localhostProfile {text!r} must be a relative path without '..'"
-        elif what == "appArmorProfile" and text != text.strip():
+        elif what == "appArmorProfile" and text != _go_trimmed(text):
             yield where + ("localhostProfile",), f"{what} localhostProfile {text!r} must not be padded with spaces"
     elif local is not None:
         yield where + ("localhostProfile",), f"{what} of type {kind} takes no localhostProfile (Localhost only)"

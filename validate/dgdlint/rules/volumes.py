@@ -14,6 +14,12 @@ from dgdlint.rules.syntax import dns1123_label_problem
 HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate",
                    "Socket")
 PROPAGATIONS = ("Bidirectional", "HostToContainer", "None")
+# The sources of a volume (VolumeSource's fields): any other key is the schema's to report.
+SOURCES = ("awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "configMap", "csi", "downwardAPI",
+           "emptyDir", "ephemeral", "fc", "flexVolume", "flocker", "gcePersistentDisk", "gitRepo", "glusterfs",
+           "hostPath", "image", "iscsi", "nfs", "persistentVolumeClaim", "photonPersistentDisk", "portworxVolume",
+           "projected", "quobyte", "rbd", "scaleIO", "secret", "storageos", "vsphereVolume")
+READ_ONLY_MODES = ("Disabled", "Enabled", "IfPossible")
 _REQUIRED = {"secret": "secretName", "configMap": "name", "persistentVolumeClaim": "claimName", "hostPath": "path"}
 
 
@@ -26,7 +32,7 @@ def _descending_problem(text: str) -> str | None:
     """Kubernetes' local descending path: relative, without a '..' element."""
     if text.startswith("/"):
         return "must be a relative path"
-    if ".." in text.replace("\\", "/").split("/"):
+    if ".." in text.split("/"):  # '/' only: the server splits on Linux's separator
         return "must not contain a '..' element"
     return None
 
@@ -64,7 +70,7 @@ def _source_problems(kind: str, source: object, where: tuple):
             and not isinstance(limit, bool) else None
         if amount is not None and amount < 0:
             yield where + ("sizeLimit",), f"emptyDir sizeLimit {limit!r} is below zero"
-        yield from _mode_problem(source.get("mode"), where, "mode", 0o1777)
+        # emptyDir.mode is behind a feature gate off by default (EmptyDirVolumeMode): the server drops it
 
 
 def volume_problems(pod: PodSettings):
@@ -74,7 +80,7 @@ def volume_problems(pod: PodSettings):
         name = as_str(volume.get("name"))
         if name and dns1123_label_problem(name):
             yield where + ("name",), f"volume name {name!r} {dns1123_label_problem(name)}"
-        sources = [key for key, value in volume.items() if key != "name" and value is not None]
+        sources = [key for key, value in volume.items() if key in SOURCES and value is not None]
         for extra in sources[1:]:  # none is an emptyDir: the server defaults it
             yield where + (extra,), f"volume {name or index} names a second source, {extra} beside {sources[0]}"
         if sources:
@@ -104,3 +110,11 @@ def mount_problems(raw: dict, path: tuple, volumes: dict | None):
                 f"mountPropagation {propagation!r} is not one of {', '.join(PROPAGATIONS)}"
         elif propagation == "Bidirectional" and as_map(raw.get("securityContext")).get("privileged") is not True:
             yield where + ("mountPropagation",), "mountPropagation Bidirectional is for privileged containers only"
+        recursive = as_str(mount.get("recursiveReadOnly"))
+        if recursive is not None and recursive not in READ_ONLY_MODES:
+            yield where + ("recursiveReadOnly",), \
+                f"recursiveReadOnly {recursive!r} is not one of {', '.join(READ_ONLY_MODES)}"
+        elif recursive in ("Enabled", "IfPossible") and (mount.get("readOnly") is not True
+                                                          or propagation not in (None, "None")):
+            yield where + ("recursiveReadOnly",), \
+                f"recursiveReadOnly {recursive} needs readOnly: true and no mount propagation but None"
