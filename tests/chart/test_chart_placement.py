@@ -109,9 +109,20 @@ def test_placement_values_are_closed_and_typed(values, where):
      "download.securityContext.seccompProfile has type Localhost but no localhostProfile"),
     ({"worker": {"podSecurityContext": {"seccompProfile": {"type": "RuntimeDefault", "localhostProfile": "x.json"}}}},
      "worker.podSecurityContext.seccompProfile has type RuntimeDefault and a localhostProfile"),
+    ({"download": {"mode": "gated", "helperSecurityContext": {"privileged": True}}, "model": {"profile": "abc"}},
+     "download.helperSecurityContext sets privileged: true beside allowPrivilegeEscalation: false"),
 ])
 def test_pod_settings_the_api_server_refuses_fail_with_the_fix(values, says):
     assert says in render_error(values)
+
+
+def test_an_overlay_unsets_a_seccomp_profile_file_with_null_and_an_empty_one_is_taken():
+    """A base file's Localhost profile switched back to RuntimeDefault by an overlay's null; the API server
+    only asks that a Localhost profile names a file, an empty name included."""
+    render({"worker": {"securityContext": {"seccompProfile": {"type": "RuntimeDefault", "localhostProfile": None}},
+                       "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "value": None,
+                                        "tolerationSeconds": None}]},
+            "frontend": {"securityContext": {"seccompProfile": {"type": "Localhost", "localhostProfile": ""}}}})
 
 
 def test_pod_settings_the_api_server_takes_render():
