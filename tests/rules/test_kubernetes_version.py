@@ -43,3 +43,13 @@ def test_spread_match_label_keys_the_selector_names_are_refused_before_the_merge
     nothing is added to the selector and it names zone once."""
     assert rule_findings("job-match-label-keys.yaml", "1.33", "scheduling-spec-invalid")
     assert rule_findings("job-match-label-keys.yaml", "1.34", "scheduling-spec-invalid") == []
+
+
+def test_proc_mount_is_read_from_1_33_when_the_server_stops_making_it_default():
+    fixture = "job-proc-mount-unmasked-host-users.yaml"
+    folder = Path(__file__).parent / "security-context-invalid" / "fail"
+    def findings(version):
+        return [f for f in check_paths([str(folder / fixture)], SchemaStage(None, version)).findings
+                if f.rule == "security-context-invalid"]
+    assert findings("1.33") and findings(None)
+    assert findings("1.32") == []

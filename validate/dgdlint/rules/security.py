@@ -6,6 +6,8 @@ or adding CAP_SYS_ADMIN. A DynamoGraphDeployment keeps these as written in the p
 
 from __future__ import annotations
 
+import re
+
 from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 
@@ -13,6 +15,9 @@ MAX_ID = 2**31 - 1
 FS_GROUP_CHANGE_POLICIES = ("Always", "OnRootMismatch")
 SUPPLEMENTAL_GROUPS_POLICIES = ("Merge", "Strict")
 PROC_MOUNTS = ("Default", "Unmasked")
+SELINUX_CHANGE_POLICIES = ("MountOption", "Recursive")
+_SYSCTL_SEGMENT = r"[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_SYSCTL = re.compile(rf"({_SYSCTL_SEGMENT}[./])*{_SYSCTL_SEGMENT}", re.ASCII)
 PROFILE_TYPES = ("Localhost", "RuntimeDefault", "Unconfined")
 
 
@@ -60,22 +65,35 @@ def _profile_problems(profile: object, where: tuple, what: str):
         yield where + ("localhostProfile",), f"{what} of type {kind} takes no localhostProfile (Localhost only)"
 
 
-def _pod_context_problems(pod: PodSettings):
+def _pod_context_problems(pod: PodSettings, recent: bool):
     context, where = as_map(pod.spec.get("securityContext")), pod.field_path("securityContext")
     yield from _id_problems(context, where, ("runAsUser", "runAsGroup", "fsGroup", "supplementalGroups"))
-    for name, allowed in (("fsGroupChangePolicy", FS_GROUP_CHANGE_POLICIES),
-                          ("supplementalGroupsPolicy", SUPPLEMENTAL_GROUPS_POLICIES)):
+    policies = [("fsGroupChangePolicy", FS_GROUP_CHANGE_POLICIES), ("seLinuxChangePolicy", SELINUX_CHANGE_POLICIES)]
+    if recent:  # before Kubernetes 1.33 the server drops supplementalGroupsPolicy (a gate off by default)
+        policies.append(("supplementalGroupsPolicy", SUPPLEMENTAL_GROUPS_POLICIES))
+    for name, allowed in policies:
         value = as_str(context.get(name))
         if value is not None and value not in allowed:
             yield where + (name,), f"{name} {value!r} is not one of {', '.join(allowed)}"
+    seen: set[str] = set()
+    for index, sysctl in enumerate(as_list(context.get("sysctls"))):
+        name = as_str(as_map(sysctl).get("name"))
+        if name is None:
+            continue  # missing: the schema's to report
+        if not name or len(name) > 253 or not _SYSCTL.fullmatch(name):
+            yield where + ("sysctls", index, "name"), \
+                f"sysctl {name!r} is no sysctl name (dotted or slashed lowercase segments, 253 characters at most)"
+        elif name in seen:
+            yield where + ("sysctls", index, "name"), f"sysctl {name!r} is set twice"
+        seen.add(name)
     yield from _profile_problems(context.get("seccompProfile"), where + ("seccompProfile",), "seccompProfile")
     yield from _profile_problems(context.get("appArmorProfile"), where + ("appArmorProfile",), "appArmorProfile")
 
 
-def _container_context_problems(container: dict, path: tuple, host_users: bool):
+def _container_context_problems(container: dict, path: tuple, host_users: bool, recent: bool):
     context, where = as_map(container.get("securityContext")), path + ("securityContext",)
     yield from _id_problems(context, where, ("runAsUser", "runAsGroup"))
-    proc_mount = as_str(context.get("procMount"))
+    proc_mount = as_str(context.get("procMount")) if recent else None  # before 1.33: made Default
     if proc_mount is not None and proc_mount not in PROC_MOUNTS:
         yield where + ("procMount",), f"procMount {proc_mount!r} is not Default or Unmasked"
     elif proc_mount == "Unmasked" and host_users:
@@ -91,12 +109,13 @@ def _container_context_problems(container: dict, path: tuple, host_users: bool):
                 "forbids privilege escalation yet adds CAP_SYS_ADMIN"
 
 
-def security_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]):
-    """(path, problem) for a pod spec's security contexts; `containers`: (container, its path)."""
-    yield from _pod_context_problems(pod)
+def security_problems(pod: PodSettings, containers: list[tuple[dict, tuple]], recent: bool = True):
+    """(path, problem) for a pod spec's security contexts; `containers`: (container, its path); `recent`:
+    Kubernetes 1.33 or later (procMount and supplementalGroupsPolicy are read)."""
+    yield from _pod_context_problems(pod, recent)
     host_users = pod.spec.get("hostUsers") is not False
     for container, path in containers:
-        yield from _container_context_problems(container, path, host_users)
+        yield from _container_context_problems(container, path, host_users, recent)
 
 
 def _containers(obj, containers) -> list[tuple[dict, tuple]]:
@@ -107,8 +126,9 @@ def _containers(obj, containers) -> list[tuple[dict, tuple]]:
     name="security-context-invalid", code="DGD629", severity="error", family="admission",
     title="Security contexts are ones the API server takes",
     rationale="""The API server refuses a pod whose user or group IDs (runAsUser, runAsGroup, fsGroup,
-    supplementalGroups) are outside 0-2147483647, whose fsGroupChangePolicy, supplementalGroupsPolicy or
-    procMount it does not know (procMount Unmasked also needs hostUsers: false), whose seccomp or AppArmor
+    supplementalGroups) are outside 0-2147483647, whose fsGroupChangePolicy, seLinuxChangePolicy,
+    supplementalGroupsPolicy or procMount it does not know (the last two from Kubernetes 1.33; procMount
+    Unmasked also needs hostUsers: false), whose sysctls are misnamed or repeated, whose seccomp or AppArmor
     profile has no type or an unknown one, a Localhost type without its localhostProfile (a relative path
     for seccomp) or another type with one, or whose container sets allowPrivilegeEscalation: false while
     being privileged or adding CAP_SYS_ADMIN. A Job or Deployment is refused when applied; a
@@ -119,11 +139,13 @@ def _containers(obj, containers) -> list[tuple[dict, tuple]]:
            "ReplicaSet", "DynamoGraphDeployment component pod templates"),
 )
 def security_context_invalid(model: Model):
+    recent = model.release.kubernetes_at_least("1.33")
     for workload in model.workloads:
-        for path, problem in security_problems(workload.pod, _containers(workload.obj, workload.all_containers)):
+        for path, problem in security_problems(workload.pod, _containers(workload.obj, workload.all_containers),
+                                               recent):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
     for graph in model.graphs:
         for component in graph.components:
             containers = _containers(graph.obj, [component.main, *component.sidecars, *component.init_containers])
-            for path, problem in security_problems(component.pod, containers):
+            for path, problem in security_problems(component.pod, containers, recent):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dgdlint.model import PodSettings, as_list, as_map, as_str
 from dgdlint.quantity import go_quantity
-from dgdlint.rules.syntax import dns1123_label_problem
+from dgdlint.rules.syntax import dns1123_label_problem, dns1123_subdomain_problem
 
 HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate",
                    "Socket")
@@ -50,8 +50,47 @@ def _items_problems(source: dict, where: tuple):
         yield from _mode_problem(item.get("mode"), at, "mode")
 
 
+def _projected_problems(source: dict, where: tuple):
+    yield from _mode_problem(source.get("defaultMode"), where, "defaultMode")
+    paths: set[str] = set()
+    for index, entry in enumerate(as_list(source.get("sources"))):
+        entry, at = as_map(entry), where + ("sources", index)
+        for kind in ("secret", "configMap"):
+            if isinstance(entry.get(kind), dict):
+                if not as_str(entry[kind].get("name")):
+                    yield at + (kind,), f"projected {kind} names no {kind}"
+                yield from _items_problems(entry[kind], at + (kind,))
+        if isinstance(entry.get("downwardAPI"), dict):
+            yield from _items_problems(entry["downwardAPI"], at + ("downwardAPI",))
+        token = entry.get("serviceAccountToken")
+        if isinstance(token, dict):
+            seconds = token.get("expirationSeconds")  # unset: 3600, by default
+            if type(seconds) is int and not 600 <= seconds <= 2**32:
+                yield at + ("serviceAccountToken", "expirationSeconds"), \
+                    f"serviceAccountToken expirationSeconds {seconds} is not between 600 (10 minutes) and 2^32"
+            path = as_str(token.get("path")) or ""
+            problem = "is required" if not path else _descending_problem(path) or (
+                "must not start with '..'" if path.startswith("..") else None)
+            if problem:
+                yield at + ("serviceAccountToken", "path"), f"serviceAccountToken path {path!r} {problem}"
+        for kind in ("secret", "configMap", "downwardAPI"):  # two files at one path
+            for item_index, item in enumerate(as_list(as_map(entry.get(kind)).get("items"))):
+                path = as_str(as_map(item).get("path"))
+                if path and path in paths:
+                    yield at + (kind, "items", item_index, "path"), f"projects a second file at {path!r}"
+                paths.add(path or "")
+
+
 def _source_problems(kind: str, source: object, where: tuple):
     source = as_map(source)
+    if kind == "projected":
+        yield from _projected_problems(source, where)
+    elif kind == "csi":
+        driver = as_str(source.get("driver")) or ""
+        problem = "is required" if not driver else ("must be no more than 63 characters" if len(driver) > 63
+                                                   else dns1123_subdomain_problem(driver.lower()))
+        if problem:
+            yield where + ("driver",), f"csi driver {driver!r} {problem}" if driver else "csi volume names no driver"
     needed = _REQUIRED.get(kind)
     if needed and not as_str(source.get(needed)):
         yield where, f"{kind} volume names no {needed}"
