@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.rules.selectors import selector_problems
+from dgdlint.rules.selectors import requirement_problems, selector_problems
 from dgdlint.rules.syntax import (
     dns1123_label_problem,
     dns1123_subdomain_problem,
@@ -55,21 +55,9 @@ def _toleration_problems(toleration: dict, where: tuple):
 
 def _node_term_problems(term: dict, where: tuple, check_values: bool):
     for index, requirement in enumerate(as_list(term.get("matchExpressions"))):
-        requirement, at = as_map(requirement), where + ("matchExpressions", index)
-        operator, values = _text(requirement.get("operator")), as_list(requirement.get("values"))
-        if operator in ("In", "NotIn") and not values:
-            yield at + ("values",), f"node selector operator {operator} needs values"
-        elif operator in ("Exists", "DoesNotExist") and values:
-            yield at + ("values",), f"node selector operator {operator} takes no values"
-        elif operator in ("Gt", "Lt") and len(values) != 1:
-            yield at + ("values",), f"node selector operator {operator} takes exactly one value"
-        elif operator not in NODE_OPERATORS:
-            yield at + ("operator",), f"node selector operator {operator!r} is not one of {', '.join(NODE_OPERATORS)}"
-        yield from _key(_text(requirement.get("key")), at + ("key",), "node selector key")
-        for value_index, value in enumerate(values):
-            problem = label_value_problem(_text(value)) if check_values else None
-            if problem:
-                yield at + ("values", value_index), f"node selector value {_text(value)!r} {problem}"
+        for at, problem in requirement_problems(as_map(requirement), where + ("matchExpressions", index),
+                                                NODE_OPERATORS, check_values):
+            yield at, f"node selector {problem}"
     for index, requirement in enumerate(as_list(term.get("matchFields"))):
         requirement, at = as_map(requirement), where + ("matchFields", index)
         operator, values = _text(requirement.get("operator")), as_list(requirement.get("values"))

@@ -24,22 +24,30 @@ def selector_problems(selector: object, path: tuple) -> Iterator[tuple[tuple, st
         elif isinstance(value, str) and label_value_problem(value):
             yield path + ("matchLabels", key), f"value {value!r} of {key} {label_value_problem(value)}"
     for index, expression in enumerate(as_list(selector.get("matchExpressions"))):
-        expression, where = as_map(expression), path + ("matchExpressions", index)
-        operator, values = as_str(expression.get("operator")), as_list(expression.get("values"))
-        if operator in ("In", "NotIn") and not values:
-            yield where + ("values",), f"operator {operator} needs values"
-        elif operator in ("Exists", "DoesNotExist") and values:
-            yield where + ("values",), f"operator {operator} takes no values"
-        elif operator is not None and operator not in OPERATORS:
-            yield where + ("operator",), f"operator {operator!r} is not one of {', '.join(OPERATORS)}"
-        key = as_str(expression.get("key"))
-        problem = qualified_name_problem(key) if key is not None else None
+        yield from requirement_problems(as_map(expression), path + ("matchExpressions", index))
+
+
+def requirement_problems(expression: dict, where: tuple, operators: tuple[str, ...] = OPERATORS,
+                         check_values: bool = True) -> Iterator[tuple[tuple, str]]:
+    """(path, problem) for one selector requirement (a label selector's, or with Gt and Lt among
+    `operators` a node selector's); a missing key or operator is the schema's to report."""
+    operator, values = as_str(expression.get("operator")), as_list(expression.get("values"))
+    if operator in ("In", "NotIn") and not values:
+        yield where + ("values",), f"operator {operator} needs values"
+    elif operator in ("Exists", "DoesNotExist") and values:
+        yield where + ("values",), f"operator {operator} takes no values"
+    elif operator in ("Gt", "Lt") and operator in operators and len(values) != 1:
+        yield where + ("values",), f"operator {operator} takes exactly one value"
+    elif operator is not None and operator not in operators:
+        yield where + ("operator",), f"operator {operator!r} is not one of {', '.join(operators)}"
+    key = as_str(expression.get("key"))
+    problem = qualified_name_problem(key) if key is not None else None
+    if problem:
+        yield where + ("key",), f"key {key!r} {problem}"
+    for value_index, value in enumerate(values):
+        problem = label_value_problem(value) if check_values and isinstance(value, str) else None
         if problem:
-            yield where + ("key",), f"key {key!r} {problem}"
-        for value_index, value in enumerate(values):
-            problem = label_value_problem(value) if isinstance(value, str) else None
-            if problem:
-                yield where + ("values", value_index), f"value {value!r} {problem}"
+            yield where + ("values", value_index), f"value {value!r} {problem}"
 
 
 def selects(selector: dict, labels: dict) -> bool | None:
