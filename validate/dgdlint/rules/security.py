@@ -65,6 +65,24 @@ def _profile_problems(profile: object, where: tuple, what: str):
         yield where + ("localhostProfile",), f"{what} of type {kind} takes no localhostProfile (Localhost only)"
 
 
+# Namespaced sysctls (k8s.io/component-helpers' sysctl namespaces): a pod sharing the namespace with its node
+# (hostNetwork, hostIPC) may not set them.
+_IPC_SYSCTLS = {"kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced", "kernel.shm",
+                "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg"}
+
+
+def _shared_namespace(name: str, spec: dict) -> str | None:
+    separator = re.search(r"[./]", name)
+    if separator and separator.group() == "/":  # net/ipv4/ip_forward: '/' separates, '.' is part of a name
+        name = name.translate(str.maketrans("./", "/."))
+    name = name.split("*", 1)[0]
+    if spec.get("hostNetwork") is True and name.startswith("net."):
+        return "network namespace (hostNetwork: true)"
+    if spec.get("hostIPC") is True and (name in _IPC_SYSCTLS or name.startswith("fs.mqueue.")):
+        return "IPC namespace (hostIPC: true)"
+    return None
+
+
 def _pod_context_problems(pod: PodSettings, recent: bool):
     context, where = as_map(pod.spec.get("securityContext")), pod.field_path("securityContext")
     yield from _id_problems(context, where, ("runAsUser", "runAsGroup", "fsGroup", "supplementalGroups"))
@@ -85,6 +103,11 @@ def _pod_context_problems(pod: PodSettings, recent: bool):
                 f"sysctl {name!r} is no sysctl name (dotted or slashed lowercase segments, 253 characters at most)"
         elif name in seen:
             yield where + ("sysctls", index, "name"), f"sysctl {name!r} is set twice"
+        else:
+            shared = _shared_namespace(name, pod.spec)
+            if shared:
+                yield where + ("sysctls", index, "name"), \
+                    f"sysctl {name!r} belongs to the {shared}, which the pod shares with the node"
         seen.add(name)
     yield from _profile_problems(context.get("seccompProfile"), where + ("seccompProfile",), "seccompProfile")
     yield from _profile_problems(context.get("appArmorProfile"), where + ("appArmorProfile",), "appArmorProfile")
@@ -128,7 +151,8 @@ def _containers(obj, containers) -> list[tuple[dict, tuple]]:
     rationale="""The API server refuses a pod whose user or group IDs (runAsUser, runAsGroup, fsGroup,
     supplementalGroups) are outside 0-2147483647, whose fsGroupChangePolicy, seLinuxChangePolicy,
     supplementalGroupsPolicy or procMount it does not know (the last two from Kubernetes 1.33; procMount
-    Unmasked also needs hostUsers: false), whose sysctls are misnamed or repeated, whose seccomp or AppArmor
+    Unmasked also needs hostUsers: false), whose sysctls are misnamed, repeated or of a namespace it shares
+    with the node (net.* with hostNetwork, IPC ones with hostIPC), whose seccomp or AppArmor
     profile has no type or an unknown one, a Localhost type without its localhostProfile (a relative path
     for seccomp) or another type with one, or whose container sets allowPrivilegeEscalation: false while
     being privileged or adding CAP_SYS_ADMIN. A Job or Deployment is refused when applied; a
