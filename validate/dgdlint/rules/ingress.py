@@ -11,7 +11,7 @@ from __future__ import annotations
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.addresses import is_ip_sloppy
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.rules.syntax import dns1123_label_problem, dns1123_subdomain_problem, port_name_problem
+from dgdlint.rules.syntax import as_int, dns1123_label_problem, dns1123_subdomain_problem, port_problem
 from dgdlint.webhook_model import graph_views
 
 PATH_TYPES = ("Exact", "ImplementationSpecific", "Prefix")
@@ -81,14 +81,13 @@ def _backend_problems(backend: dict, path: tuple):
         if problem:
             yield path + ("service", "name"), f"service name {name!r} {problem}" if name else "service name is required"
         port = as_map(service.get("port"))
-        port_name, number = as_str(port.get("name")) or "", port.get("number")
-        number = number if type(number) is int and number != 0 else None
+        port_name, number = as_str(port.get("name")) or "", as_int(port.get("number")) or None  # 0 is unset
         if port_name and number is not None:
             yield path + ("service", "port"), "names a port by name and by number (one of them)"
-        elif port_name and port_name_problem(port_name):
-            yield path + ("service", "port", "name"), f"port name {port_name!r} {port_name_problem(port_name)}"
-        elif number is not None and not 1 <= number <= 65535:
-            yield path + ("service", "port", "number"), f"port {number} is not between 1 and 65535"
+        elif port_name and port_problem(port_name):
+            yield path + ("service", "port", "name"), port_problem(port_name)
+        elif number is not None and port_problem(number):
+            yield path + ("service", "port", "number"), port_problem(number)
         elif not port_name and number is None:
             yield path + ("service", "port"), "names no port (a name or a number is required)"
     elif service is None and resource is None:

@@ -9,36 +9,27 @@ from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.addresses import parse_cidr
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems
-from dgdlint.rules.syntax import port_name_problem
+from dgdlint.rules.syntax import as_int, port_problem
 
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 POLICY_TYPES = ("Ingress", "Egress")
-
-
-def _port_number(value: object) -> int | None:
-    return value if type(value) is int else None
 
 
 def port_problems(port: dict, path: tuple):
     protocol = as_str(port.get("protocol"))
     if protocol is not None and protocol not in PROTOCOLS:
         yield path + ("protocol",), f"protocol {protocol!r} is not one of {', '.join(PROTOCOLS)}"
-    number, end = port.get("port"), _port_number(port.get("endPort"))
+    number, end = port.get("port"), as_int(port.get("endPort"))
+    problem = port_problem(number)
+    if problem:
+        yield path + ("port",), problem
+    if end is None:
+        return
     if isinstance(number, str):
-        problem = port_name_problem(number)
-        if problem:
-            yield path + ("port",), f"port name {number!r} {problem}"
-        if end is not None:
-            yield path + ("endPort",), "has an endPort after a named port (it needs a port number)"
-        return
-    number = _port_number(number)
-    if number is None:
-        if end is not None and port.get("port") is None:
-            yield path + ("endPort",), "has an endPort without a port"
-        return
-    if not 1 <= number <= 65535:
-        yield path + ("port",), f"port {number} is not between 1 and 65535"
-    if end is not None:
+        yield path + ("endPort",), "has an endPort after a named port (it needs a port number)"
+    elif number is None:
+        yield path + ("endPort",), "has an endPort without a port"
+    elif as_int(number) is not None:
         if end < number:
             yield path + ("endPort",), f"endPort {end} is below port {number}"
         if not 1 <= end <= 65535:

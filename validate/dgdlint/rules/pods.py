@@ -14,17 +14,13 @@ from dgdlint.model import Model, Workload, as_list, as_map, as_str
 from dgdlint.rules.probes import container_behaviour_problems, probe_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems, selects
-from dgdlint.rules.syntax import dns1123_label_problem, port_name_problem
+from dgdlint.rules.syntax import as_int, dns1123_label_problem, port_name_problem
 from dgdlint.rules.volumes import mount_problems, volume_problems
 
 _PRINTABLE_WITHOUT_EQUALS = re.compile(r"[ -<>-~]+", re.ASCII)  # ASCII 32-126 less '='
 _JOB_RESTART = ("OnFailure", "Never")
 _JOB_KINDS = ("Job", "CronJob")
 _ALWAYS_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet")
-
-
-def _number(value: object) -> int | None:
-    return value if type(value) is int else None
 
 
 def _port_problems(raw: dict, path: tuple):
@@ -39,11 +35,11 @@ def _port_problems(raw: dict, path: tuple):
             elif name in names:
                 yield where + ("name",), f"port name {name!r} is used twice"
             names.add(name)
-        number = _number(port.get("containerPort"))
+        number = as_int(port.get("containerPort"))
         if number is not None and not 1 <= number <= 65535:
             what = "is required (0 is none)" if number == 0 else "is not between 1 and 65535"
             yield where + ("containerPort",), f"containerPort {number} {what}"
-        host = _number(port.get("hostPort"))
+        host = as_int(port.get("hostPort"))
         if host is not None and host != 0 and not 1 <= host <= 65535:
             yield where + ("hostPort",), f"hostPort {host} is not between 1 and 65535"
 
@@ -86,10 +82,10 @@ def _count_problems(workload: Workload):
         spec_path = _JOB_SPEC[workload.obj.kind]
         spec = as_map(workload.obj.get(spec_path))
         for name in _NON_NEGATIVE_JOB_FIELDS:
-            value = _number(spec.get(name))
+            value = as_int(spec.get(name))
             if value is not None and value < 0:
                 yield spec_path + (name,), f"has {name} {value}; it must not be negative"
-    deadline = _number(workload.pod.spec.get("activeDeadlineSeconds"))
+    deadline = as_int(workload.pod.spec.get("activeDeadlineSeconds"))
     if deadline is not None and not 1 <= deadline <= 2**31 - 1:
         yield workload.pod.field_path("activeDeadlineSeconds"), \
             f"has activeDeadlineSeconds {deadline}; it must be between 1 and 2147483647"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from dgdlint.model import as_list, as_map, as_str
-from dgdlint.rules.syntax import port_name_problem
+from dgdlint.rules.syntax import as_int, port_problem
 
 PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
 PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
@@ -17,19 +17,6 @@ HOOK_HANDLERS = ("exec", "httpGet", "tcpSocket", "sleep")
 PULL_POLICIES = ("Always", "IfNotPresent", "Never")
 _COUNTS = ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold")
 _HEADER_NAME = re.compile(r"[-A-Za-z0-9]+", re.ASCII)
-
-
-def _number(value: object) -> int | None:
-    return value if type(value) is int else None
-
-
-def _port_problem(port: object) -> str | None:
-    if type(port) is int:
-        return None if 1 <= port <= 65535 else f"port {port} is not between 1 and 65535"
-    if isinstance(port, str):
-        problem = port_name_problem(port)
-        return f"port name {port!r} {problem}" if problem else None
-    return None  # missing or of another type: the schema's to report
 
 
 def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: str, grace: int | None = None):
@@ -45,12 +32,12 @@ def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: 
     if kind == "exec" and not as_list(action.get("command")):
         yield where + ("command",), f"{what} runs an exec handler without a command"
     elif kind == "sleep":
-        seconds = _number(action.get("seconds"))
+        seconds = as_int(action.get("seconds"))
         if seconds is not None and (seconds < 0 or (grace is not None and seconds > grace)):
             bound = f" and not more than the pod's terminationGracePeriodSeconds ({grace})" if grace is not None else ""
             yield where + ("seconds",), f"{what} sleeps {seconds} seconds; it must be 0 or more{bound}"
     elif kind in ("httpGet", "tcpSocket", "grpc"):
-        problem = _port_problem(action.get("port"))
+        problem = port_problem(action.get("port"))
         if problem:
             yield where + ("port",), f"{what} {problem}"
     if kind == "httpGet":
@@ -67,16 +54,16 @@ def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: 
 def probe_problems(kind: str, probe: dict, path: tuple):
     yield from _handler_problems(probe, path, PROBE_HANDLERS, kind)
     for name in _COUNTS:
-        value = _number(probe.get(name))
+        value = as_int(probe.get(name))
         if value is not None and value < 0:
             yield path + (name,), f"{kind} has {name} {value}; it must not be negative"
-    success = _number(probe.get("successThreshold"))
+    success = as_int(probe.get("successThreshold"))
     if kind != "readinessProbe" and success not in (None, 0, 1):  # 0 is unset: defaulted to 1
         yield path + ("successThreshold",), f"{kind} has successThreshold {success}; it must be 1"
     grace = probe.get("terminationGracePeriodSeconds")
     if kind == "readinessProbe" and grace is not None:
         yield path + ("terminationGracePeriodSeconds",), "readinessProbe may not set terminationGracePeriodSeconds"
-    elif _number(grace) is not None and grace <= 0:
+    elif as_int(grace) is not None and grace <= 0:
         yield path + ("terminationGracePeriodSeconds",), \
             f"{kind} has terminationGracePeriodSeconds {grace}; it must be above 0"
 

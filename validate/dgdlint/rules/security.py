@@ -10,6 +10,7 @@ import re
 
 from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.rules.syntax import descending_path_problem
 
 MAX_ID = 2**31 - 1
 FS_GROUP_CHANGE_POLICIES = ("Always", "OnRootMismatch")
@@ -56,7 +57,7 @@ def _profile_problems(profile: object, where: tuple, what: str):
         text = as_str(local)
         if text is None or (what == "appArmorProfile" and not _go_trimmed(text)):
             yield where, f"{what} of type Localhost names no localhostProfile"
-        elif what == "seccompProfile" and (text.startswith("/") or ".." in text.split("/")):
+        elif what == "seccompProfile" and descending_path_problem(text):
             yield where + ("localhostProfile",), \
                 f"{what} localhostProfile {text!r} must be a relative path without '..'"
         elif what == "appArmorProfile" and text != _go_trimmed(text):

@@ -1,6 +1,7 @@
-"""Kubernetes' name and value syntax (written from apimachinery's validation helpers): DNS labels and
-subdomains, qualified names (label and annotation keys), label values, port names. Each `*_problem`
-function says what is wrong with its text, or None when it is fine."""
+"""Kubernetes' name and value syntax (written from apimachinery's and the core validation's helpers): DNS
+labels and subdomains, qualified names (label and annotation keys), label values, port names and numbers,
+paths inside a volume. Each `*_problem` function says what is wrong with its value, or None when it is
+fine."""
 
 from __future__ import annotations
 
@@ -64,3 +65,34 @@ def port_name_problem(name: str) -> str | None:
     if name.startswith("-") or name.endswith("-"):
         return "must not begin or end with a hyphen"
     return None
+
+
+def as_int(value: object) -> int | None:
+    """An integer as written (a bool is none); None for anything else, which the schema reports."""
+    return value if type(value) is int else None
+
+
+def port_problem(port: object) -> str | None:
+    """Kubernetes' ValidatePortNumOrName: a number from 1 to 65535, or a port name (None when missing or of
+    another type: the schema's to report)."""
+    if type(port) is int:
+        return None if 1 <= port <= 65535 else f"port {port} is not between 1 and 65535"
+    if isinstance(port, str):
+        problem = port_name_problem(port)
+        return f"port name {port!r} {problem}" if problem else None
+    return None
+
+
+def descending_path_problem(path: str) -> str | None:
+    """Kubernetes' local descending path: relative, without a '..' element ('/' separates, as on Linux)."""
+    if path.startswith("/"):
+        return "must be a relative path"
+    if ".." in path.split("/"):
+        return "must not contain a '..' element"
+    return None
+
+
+def non_reserved_path_problem(path: str) -> str | None:
+    """Kubernetes' local non-reserved path (a file of a secret, config map or projected volume): a descending
+    path that does not start with '..' either."""
+    return descending_path_problem(path) or ("must not start with '..'" if path.startswith("..") else None)

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from dgdlint.model import PodSettings, as_list, as_map, as_str
 from dgdlint.quantity import go_quantity
-from dgdlint.rules.syntax import dns1123_label_problem, dns1123_subdomain_problem
+from dgdlint.rules.syntax import (
+    descending_path_problem,
+    dns1123_label_problem,
+    dns1123_subdomain_problem,
+    non_reserved_path_problem,
+)
 
 HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate",
                    "Socket")
@@ -28,23 +33,12 @@ def _mode_problem(value: object, where: tuple, name: str, highest: int = 0o777):
         yield where + (name,), f"{name} {value} is not a file mode from 0 to {highest:#o} (write it in octal, 0644)"
 
 
-def _descending_problem(text: str) -> str | None:
-    """Kubernetes' local descending path: relative, without a '..' element."""
-    if text.startswith("/"):
-        return "must be a relative path"
-    if ".." in text.split("/"):  # '/' only: the server splits on Linux's separator
-        return "must not contain a '..' element"
-    return None
-
-
 def _items_problems(source: dict, where: tuple):
     for index, item in enumerate(as_list(source.get("items"))):
         item, at = as_map(item), where + ("items", index)
         path = as_str(item.get("path"))
         if path is not None:
-            problem = _descending_problem(path) or ("must not start with '..'" if path.startswith("..") else None)
-            if not path:
-                problem = "is empty"
+            problem = non_reserved_path_problem(path) if path else "is empty"
             if problem:
                 yield at + ("path",), f"item path {path!r} {problem}"
         yield from _mode_problem(item.get("mode"), at, "mode")
@@ -69,8 +63,7 @@ def _projected_problems(source: dict, where: tuple):
                 yield at + ("serviceAccountToken", "expirationSeconds"), \
                     f"serviceAccountToken expirationSeconds {seconds} is not between 600 (10 minutes) and 2^32"
             path = as_str(token.get("path")) or ""
-            problem = "is required" if not path else _descending_problem(path) or (
-                "must not start with '..'" if path.startswith("..") else None)
+            problem = non_reserved_path_problem(path) if path else "is required"
             if problem:
                 yield at + ("serviceAccountToken", "path"), f"serviceAccountToken path {path!r} {problem}"
         for kind in ("secret", "configMap", "downwardAPI"):  # two files at one path
@@ -138,7 +131,7 @@ def mount_problems(raw: dict, path: tuple, volumes: dict | None):
             yield where + ("mountPath",), "has an empty mountPath"
         sub_path, expression = as_str(mount.get("subPath")) or "", as_str(mount.get("subPathExpr")) or ""
         for name, text in (("subPath", sub_path), ("subPathExpr", expression)):
-            problem = _descending_problem(text) if text else None
+            problem = descending_path_problem(text) if text else None
             if problem:
                 yield where + (name,), f"{name} {text!r} {problem}"
         if sub_path and expression:
