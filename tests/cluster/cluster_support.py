@@ -7,3 +7,25 @@ import pytest
 # Marked `cluster` (`pytest -m cluster` runs only these) and kept on one xdist worker, so the session's
 # control plane starts once (`--dist loadgroup`, as `make test` runs).
 CLUSTER = [pytest.mark.cluster, pytest.mark.xdist_group("cluster")]
+
+
+def operator_pod(graph: dict) -> dict:
+    """The Pod the Dynamo operator makes of a DGD's first component, as far as the API server's pod validation
+    reads it: its pod template's spec (v1beta1), or a v1alpha1 service's extraPodSpec with its mainContainer
+    as `main`, which takes the service's own probes and an image; with the labels the operator stamps."""
+    if "components" in graph["spec"]:
+        component = graph["spec"]["components"][0]
+        name, kind = component["name"], component.get("type", "")
+        spec = component["podTemplate"]["spec"]
+    else:
+        name, service = next(iter(graph["spec"]["services"].items()))
+        kind = service.get("componentType", "")
+        spec = dict(service.get("extraPodSpec") or {})
+        main = dict(spec.pop("mainContainer", {}), name="main")
+        main.setdefault("image", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0")
+        main.update({probe: service[probe] for probe in ("livenessProbe", "readinessProbe") if probe in service})
+        spec["containers"] = [main]
+    labels = {"nvidia.com/dynamo-graph-deployment-name": graph["metadata"]["name"],
+              "nvidia.com/dynamo-component": name, "nvidia.com/dynamo-namespace": "default",
+              "nvidia.com/dynamo-component-type": kind}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker", "labels": labels}, "spec": spec}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from cluster_support import CLUSTER
+from cluster_support import CLUSTER, operator_pod
 from controlplane import refused_fields
 
 from dgdlint.engine import check_paths
@@ -28,12 +28,7 @@ def as_created(path: Path) -> list[dict | str]:
     text = path.read_text(encoding="utf-8")
     document = yaml.safe_load(text)
     if document["kind"] == "DynamoGraphDeployment":
-        component = document["spec"]["components"][0]
-        labels = {"nvidia.com/dynamo-graph-deployment-name": document["metadata"]["name"],
-                  "nvidia.com/dynamo-component": component["name"], "nvidia.com/dynamo-namespace": "default",
-                  "nvidia.com/dynamo-component-type": component["type"]}  # as the operator stamps them
-        return [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker", "labels": labels},
-                 "spec": component["podTemplate"]["spec"]}]
+        return [operator_pod(document)]
     template = document["spec"]["template"]
     return [text, {"apiVersion": "v1", "kind": "Pod", "metadata": dict(template.get("metadata") or {}, name="download"),
                    "spec": template["spec"]}]

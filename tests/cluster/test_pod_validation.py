@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from cluster_support import CLUSTER
+from cluster_support import CLUSTER, operator_pod
 from controlplane import refused_fields
 
 from dgdlint.engine import check_paths
@@ -23,20 +23,8 @@ CASES = [p for p in FIXTURES if p.name.startswith("job-") or p.name.endswith("-v
 
 
 def as_created(document: dict) -> dict:
-    """The object the server is asked to create: the workload itself, or a DGD component's pod (for v1alpha1,
-    the extraPodSpec with its mainContainer, which takes the service's own probes, and an image)."""
-    if document["kind"] != "DynamoGraphDeployment":
-        return document
-    if "components" in document["spec"]:
-        spec = document["spec"]["components"][0]["podTemplate"]["spec"]
-    else:
-        service = next(iter(document["spec"]["services"].values()))
-        spec = dict(service.get("extraPodSpec") or {})
-        main = dict(spec.pop("mainContainer", {}), name="main")
-        main.setdefault("image", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0")
-        main.update({kind: service[kind] for kind in ("livenessProbe", "readinessProbe") if kind in service})
-        spec["containers"] = [main]
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker"}, "spec": spec}
+    """The object the server is asked to create: the workload itself, or the Pod the operator makes of a DGD."""
+    return operator_pod(document) if document["kind"] == "DynamoGraphDeployment" else document
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
