@@ -11,6 +11,7 @@ import re
 from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.syntax import descending_path_problem
+from dgdlint.scalars import go_trim_space
 
 MAX_ID = 2**31 - 1
 FS_GROUP_CHANGE_POLICIES = ("Always", "OnRootMismatch")
@@ -33,15 +34,6 @@ def _id_problems(context: dict, where: tuple, names: tuple[str, ...]):
                 yield where + ("supplementalGroups", index), f"supplemental group {value} is not between 0 and {MAX_ID}"
 
 
-# Go's unicode.IsSpace (what strings.TrimSpace trims); Python's str.strip also trims U+001C-U+001F.
-_GO_SPACE = "".join(map(chr, (9, 10, 11, 12, 13, 32, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
-                              0x202F, 0x205F, 0x3000)))
-
-
-def _go_trimmed(text: str) -> str:
-    return text.strip(_GO_SPACE)
-
-
 def _profile_problems(profile: object, where: tuple, what: str):
     """A seccompProfile or appArmorProfile: a known type, a localhost profile exactly for Localhost."""
     if not isinstance(profile, dict):
@@ -55,12 +47,12 @@ def _profile_problems(profile: object, where: tuple, what: str):
         yield where + ("type",), f"{what} type {kind!r} is not one of {', '.join(PROFILE_TYPES)}"
     elif kind == "Localhost":
         text = as_str(local)
-        if text is None or (what == "appArmorProfile" and not _go_trimmed(text)):
+        if text is None or (what == "appArmorProfile" and not go_trim_space(text)):
             yield where, f"{what} of type Localhost names no localhostProfile"
         elif what == "seccompProfile" and descending_path_problem(text):
             yield where + ("localhostProfile",), \
                 f"{what} localhostProfile {text!r} must be a relative path without '..'"
-        elif what == "appArmorProfile" and text != _go_trimmed(text):
+        elif what == "appArmorProfile" and text != go_trim_space(text):
             yield where + ("localhostProfile",), f"{what} localhostProfile {text!r} must not be padded with spaces"
     elif local is not None:
         yield where + ("localhostProfile",), f"{what} of type {kind} takes no localhostProfile (Localhost only)"

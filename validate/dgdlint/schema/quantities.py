@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 from dgdlint.quantity import go_quantity
+from dgdlint.scalars import go_trim_space
 from dgdlint.schema.refs import children, ref_name, resolve, subtree_holds
 
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
@@ -60,7 +61,7 @@ def _problem(value: object) -> str:
         if _JSON_ESCAPED.search(value):
             return ("is not a quantity Kubernetes can read: it holds a character JSON escapes (a tab, a newline, a "
                     "quote), which the API server's quantity reader does not unescape")
-        text = value.strip()  # the reader trims spaces (Go's TrimSpace) from the text between the quotes
+        text = go_trim_space(value)  # the reader trims spaces from the text between the quotes
     else:
         text = str(value)
     if go_quantity(text) is None:
