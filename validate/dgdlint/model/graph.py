@@ -85,6 +85,11 @@ class Component:
         return self.graph.obj
 
     @property
+    def all_containers(self) -> list[Container]:
+        """The main container, the sidecars, then the init containers."""
+        return [self.main, *self.sidecars, *self.init_containers]
+
+    @property
     def is_frontend(self) -> bool:
         return self.type == "frontend"
 
@@ -237,7 +242,7 @@ class Model:
         """(owner label, obj, container, pod settings) for every container of every DGD and workload."""
         for graph in self.graphs:
             for component in graph.components:
-                for container in [component.main, *component.sidecars, *component.init_containers]:
+                for container in component.all_containers:
                     yield component, container, component.pod
         for workload in self.workloads:
             for container in workload.all_containers:

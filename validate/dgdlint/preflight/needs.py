@@ -12,10 +12,7 @@ def _pods(plan) -> list[tuple[object, object]]:
 
 
 def _containers(part) -> list:
-    if part.component is not None:
-        component = part.component
-        return [component.main, *component.sidecars, *component.init_containers]
-    return list(part.workload.all_containers)
+    return list((part.component if part.component is not None else part.workload).all_containers)
 
 
 def needed_secrets(plan) -> dict[str, set[str]]:

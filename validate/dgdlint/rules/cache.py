@@ -145,7 +145,7 @@ def volume_mount_unknown(model: Model):
                               f"{component.label} mounts {name!r}, which is not in spec.pvcs "
                               f"({', '.join(sorted(listed)) or 'empty'})")
             volumes = component.pod.volumes()
-            for container in [component.main, *component.sidecars, *component.init_containers]:
+            for container in component.all_containers:
                 for mount in container.mounts:
                     if mount.path[:-1] == component.path + ("volumeMounts",):
                         continue  # a v1alpha1 service-level mount: checked against spec.pvcs above

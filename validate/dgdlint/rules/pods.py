@@ -161,7 +161,7 @@ def pod_spec_invalid(model: Model):
             own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
             for path, problem in volume_problems(component.pod):  # the operator adds its own beside them
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
-            for container in [component.main, *component.sidecars, *component.init_containers]:
+            for container in component.all_containers:
                 replaced = own if container is component.main else ()
                 for path, problem in _container_problems(graph.obj, container, None, component.pod.spec, replaced):
                     yield Hit(graph.obj, path, f"{component.label}: {problem}")

@@ -163,6 +163,6 @@ def security_context_invalid(model: Model):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
     for graph in model.graphs:
         for component in graph.components:
-            containers = _containers(graph.obj, [component.main, *component.sidecars, *component.init_containers])
+            containers = _containers(graph.obj, component.all_containers)
             for path, problem in security_problems(component.pod, containers, recent):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
