@@ -53,9 +53,7 @@ def _copied_from(text: str, line: int, column: int, values_files: list[str]) -> 
     node at (line, column): the smallest enclosing collection that one place of all the values files holds,
     under a key of the same name (a collection found in several places is looked for one level up). None
     when none is found in one place only."""
-    from dgdlint.load import load_text
-
-    for document in load_text("rendered", text).documents:
+    for document in _rendered_documents(text):
         at = [path for path, place in document.positions.items() if place == (line, column)]
         if at:
             path = max(at, key=len)
@@ -75,6 +73,14 @@ def _copied_from(text: str, line: int, column: int, values_files: list[str]) -> 
             found_line, found_column = source.position(where + path[depth:])
             return file, found_line, found_column
     return None
+
+
+@functools.lru_cache(maxsize=16)
+def _rendered_documents(text: str) -> tuple:
+    """A rendered template's documents, read once however many of its findings are placed."""
+    from dgdlint.load import load_text
+
+    return tuple(load_text("rendered", text).documents)
 
 
 @functools.lru_cache(maxsize=16)
