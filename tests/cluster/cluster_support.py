@@ -12,7 +12,8 @@ CLUSTER = [pytest.mark.cluster, pytest.mark.xdist_group("cluster")]
 def operator_pod(graph: dict) -> dict:
     """The Pod the Dynamo operator makes of a DGD's first component, as far as the API server's pod validation
     reads it: its pod template's spec (v1beta1), or a v1alpha1 service's extraPodSpec with its mainContainer
-    as `main`, which takes the service's own probes and an image; with the labels the operator stamps."""
+    as `main`, which takes the service's own probes, envs and envFromSecret and an image; with the labels the
+    operator stamps."""
     if "components" in graph["spec"]:
         component = graph["spec"]["components"][0]
         name, kind = component["name"], component.get("type", "")
@@ -24,6 +25,10 @@ def operator_pod(graph: dict) -> dict:
         main = dict(spec.pop("mainContainer", {}), name="main")
         main.setdefault("image", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0")
         main.update({probe: service[probe] for probe in ("livenessProbe", "readinessProbe") if probe in service})
+        if service.get("envs"):  # the service's envs come first, its main container's after them
+            main["env"] = [*service["envs"], *main.get("env", [])]
+        if service.get("envFromSecret"):
+            main["envFrom"] = [*main.get("envFrom", []), {"secretRef": {"name": service["envFromSecret"]}}]
         spec["containers"] = [main]
     labels = {"nvidia.com/dynamo-graph-deployment-name": graph["metadata"]["name"],
               "nvidia.com/dynamo-component": name, "nvidia.com/dynamo-namespace": "default",

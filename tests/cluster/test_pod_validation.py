@@ -77,9 +77,9 @@ def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(pat
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     # each field the server names is one the rule names, inside one (a missing restartPolicy: at the spec),
     # or around one (an invalid selector is also refused as a whole, at spec.selector); a mount's subPath and
-    # propagation it names without the mount's index
+    # propagation it names without the mount's index, a downward API file without its item
     def unindexed(path: str) -> str:
-        return re.sub(r"\[\d+\]", "", path)
+        return re.sub(r"\[\d+\]", "", re.sub(r"\.items\[\d+\]", "", path))
 
     assert all(any(field.startswith(f.path) or f.path.startswith(field + ".")
                    or unindexed(f.path) == unindexed(field) for f in ours) for field in refused), (refused, ours)
@@ -104,3 +104,41 @@ def test_a_dgds_pod_is_refused_where_pod_spec_invalid_fails_its_template(path, c
     refused = refused_fields(control_plane, namespace, as_created(yaml.safe_load(path.read_text(encoding="utf-8"))))
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "pod-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+
+
+ENV_SOURCES = sorted((Path(__file__).parents[1] / "rules" / "env-source-invalid").glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("path", ENV_SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_api_server_refuses_exactly_the_env_sources_env_source_invalid_fails(path, control_plane, namespace):
+    """A Job is created as written, a DGD as the Pod the operator makes of it (a v1alpha1 service's envs and
+    envFromSecret in its main container); each field the server names in a Job is one the rule names."""
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    refused = refused_fields(control_plane, namespace, as_created(document))
+    ours = [f for f in check_paths([str(path)]).findings if f.rule == "env-source-invalid"]
+    assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+    if document["kind"] == "Job":  # the server names an envFrom entry's count at the list, without its index,
+        # and a label key's syntax at the fieldRef around its fieldPath
+        assert all(any(field.startswith(f.path) or f.path.startswith(field + ".")
+                       or re.sub(r"\[\d+\]$", "", f.path) == field for f in ours) for field in refused), (refused, ours)
+
+
+# Divisors as written (strings, as a quoted YAML scalar reaches the server), each tried with a CPU, a memory
+# and a hugepages resource: the server reads each as a quantity and compares its canonical text.
+DIVISORS = ("1", "1m", "1000m", "0.001", "1e-3", "1e0", "1.0", "+1", "01", "1k", "1000", "1e3", "+1k", "01k",
+            "1.0k", "1024", "1Ki", "1024Ki", "1Mi", "1048576", "1.5Mi", "1536Ki", "1E", "1Ei", "2", "0.5", "1M",
+            "1000k", "0.001M", "1000000", "976.5625Ki", "1G", "1T")
+
+
+@pytest.mark.parametrize("resource", ("limits.cpu", "requests.memory", "limits.hugepages-2Mi"))
+def test_a_divisor_is_refused_exactly_where_env_source_invalid_says(resource, control_plane, namespace):
+    from dgdlint.rules.env_sources import value_from_problems
+
+    env = [{"name": f"V{index}", "valueFrom": {"resourceFieldRef": {"resource": resource, "divisor": divisor}}}
+           for index, divisor in enumerate(DIVISORS)]
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "divisors"},
+           "spec": {"containers": [{"name": "c", "image": "busybox:1.36.1", "env": env}]}}
+    refused = {int(re.search(r"env\[(\d+)\]", field).group(1))
+               for field in refused_fields(control_plane, namespace, pod)}
+    ours = {index for index, entry in enumerate(env) if list(value_from_problems(entry, (), files=True))}
+    assert {DIVISORS[i] for i in ours} == {DIVISORS[i] for i in refused}

@@ -126,6 +126,12 @@ MUTANTS = [
     ("rules/security.py", "MAX_ID = 2**31 - 1", "MAX_ID = 2**31", "security-context-invalid"),  # int32 bound lost
     ("rules/security.py", "not 0 <= value <= MAX_ID:\n            yield where + (name,)",
      "not 0 < value <= MAX_ID:\n            yield where + (name,)", "security-context-invalid"),  # user 0 refused
+    ("rules/downward.py", 'if written is None or written == "0":', 'if written is None or written == "0" or True:',
+     "env-source-invalid"),  # divisors no longer read: 1Mi taken for a CPU
+    ("quantity.py", "and not shifted.endswith(\"000\")", "", "env-source-invalid"),  # "1000" kept as written
+    ("rules/downward.py", 'if field_path == "spec.host":', 'if False:', "env-source-invalid"),  # spec.host refused
+    ("rules/env_sources.py", 'name[:-1] + "a" if prefix and', 'name if prefix and',
+     "env-source-invalid"),  # an envFrom name with a trailing '-' refused
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "(after is None or after.text != before.text)",
      "(after is None or after.text.lower() != before.text.lower())",

@@ -138,3 +138,41 @@ def canonical_quantity(text: str | None) -> str:
 def format_cores(cores: Decimal) -> str:
     """CPU cores as a plain decimal: 16, 0.1, 38.1."""
     return f"{cores.normalize():f}"
+
+
+def go_quantity_string(text: object) -> str | None:
+    """`text` as apimachinery's Quantity.String() writes it once parsed, None where it is no quantity: the
+    text itself where the parser keeps it as canonical (`1Ki`, `+1k`, `01k`), else the canonical form
+    (`1024Ki` -> `1Mi`, `1000m` -> `1`, `0.001` -> `1m`, `1e3` stays `1e3`, and `1000` is `1k`)."""
+    text = as_str(text)
+    value = go_quantity(text)
+    if value is None:
+        return None
+    if text == "0" or not value:
+        return "0"
+    positive, _number, whole, fraction, suffix = _split(text)
+    _base, exponent, form = _suffix(suffix)
+    digits = "" if whole == "0" else whole  # the parser's digits before the point (leading zeros skipped)
+    shifted = digits + fraction or "0"
+    if form == "BinarySI":
+        if exponent >= 0 and not fraction and exponent % 10 == 0 and int(shifted) & 7 \
+                and 15 - len(digits) - int(exponent * 3 / 10) - 1 >= 0:
+            return text
+    else:
+        scale = exponent - len(fraction)
+        if 18 - len(shifted) >= 0 and scale >= -9 and scale % 3 == 0 and not shifted.endswith("000") \
+                and shifted[0] != "0":
+            return text
+    if form == "BinarySI" and not -1024 < value < 1024 and value == value.to_integral_value():
+        amount, power = int(value), 0
+        while amount % 1024 == 0 and power < 6:
+            amount, power = amount // 1024, power + 1
+        return f"{amount}{('', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei')[power]}"
+    sign, figures, power = value.normalize().as_tuple()
+    amount = int("".join(map(str, figures))) * (-1 if sign else 1)
+    shift = power % 3  # down to a multiple of 3, as Go's AsCanonicalBytes
+    amount, power = amount * 10**shift, power - shift
+    if form == "DecimalExponent":
+        return f"{amount}e{power}" if power else str(amount)
+    suffixes = {-9: "n", -6: "u", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
+    return f"{amount}{suffixes.get(power, '')}"

@@ -6,6 +6,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     metadata,
     claims,
     pods,
+    env_sources,
     config_data,
     disruption,
     network_policy,

@@ -8,16 +8,13 @@ ports, env names, the volumes written and mount paths, probes and hooks, a v1alp
 
 from __future__ import annotations
 
-import re
-
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
 from dgdlint.rules.probes import container_behaviour_problems, probe_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems, selects
-from dgdlint.rules.syntax import as_int, dns1123_label_problem, port_name_problem
+from dgdlint.rules.syntax import as_int, dns1123_label_problem, env_name_problem, port_name_problem
 from dgdlint.rules.volumes import mount_problems, volume_problems
 
-_PRINTABLE_WITHOUT_EQUALS = re.compile(r"[ -<>-~]+", re.ASCII)  # ASCII 32-126 less '='
 _JOB_RESTART = ("OnFailure", "Never")
 _JOB_KINDS = ("Job", "CronJob")
 _ALWAYS_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet")
@@ -64,9 +61,8 @@ def _container_problems(obj, container, workload: Workload | None, pod_spec: dic
                                             set_elsewhere)
     for index, entry in enumerate(as_list(raw.get("env"))):
         env_name = as_str(as_map(entry).get("name"))
-        if env_name and not _PRINTABLE_WITHOUT_EQUALS.fullmatch(env_name):
-            yield container.path + ("env", index, "name"), \
-                f"env name {env_name!r} must be printable ASCII characters other than '='"
+        if env_name and env_name_problem(env_name):
+            yield container.path + ("env", index, "name"), f"env name {env_name!r} {env_name_problem(env_name)}"
     yield from mount_problems(raw, container.path, workload.pod.volumes() if workload is not None else None)
 
 
@@ -138,7 +134,8 @@ def _restart_problem(workload: Workload):
     negative, a sleep hook lasts no longer than the pod's grace period; an init container has probes and
     hooks only as a sidecar; imagePullPolicy is Always, IfNotPresent or Never. A volume has a DNS-label name
     and one source with what it needs (a secretName, a config map name, a claimName, a host path), file
-    modes up to 0777 and item paths inside the volume; a mount's subPath stays inside its volume. None of
+    modes up to 0777 and item paths inside the volume, a downward API file with one fieldRef a volume
+    file takes or one resourceFieldRef naming its container; a mount's subPath stays inside its volume. None of
     this is in the JSON schemas. A DynamoGraphDeployment is accepted with such a container name, port, env
     name, probe or volume, and its pods are refused when the operator creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "

@@ -30,6 +30,9 @@ def dns1123_subdomain_problem(name: str) -> str | None:
 
 
 _NAME_PART = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
+_CONFIG_MAP_KEY = re.compile(r"[-._a-zA-Z0-9]+", re.ASCII)
+_PRINTABLE_WITHOUT_EQUALS = re.compile(r"[ -<>-~]+", re.ASCII)  # ASCII 32-126 less '='
+
 _PORT_NAME = re.compile(r"[-a-z0-9]+", re.ASCII)
 
 
@@ -49,6 +52,26 @@ def label_value_problem(value: str) -> str | None:
     if value and (len(value) > 63 or not _NAME_PART.fullmatch(value)):
         return ("must be empty or at most 63 characters of letters, digits, '-', '_' and '.', starting and ending "
                 "with a letter or digit")
+    return None
+
+
+def config_map_key_problem(key: str) -> str | None:
+    """Kubernetes' IsConfigMapKey (a key of a config map or secret, and the file it becomes)."""
+    if len(key) > 253:
+        return "must be no more than 253 characters"
+    if not _CONFIG_MAP_KEY.fullmatch(key):
+        return "must consist of letters, digits, '-', '_' or '.'"
+    if key in (".", ".."):
+        return f"must not be {key!r}"
+    if key.startswith(".."):
+        return "must not start with '..'"
+    return None
+
+
+def env_name_problem(name: str) -> str | None:
+    """Kubernetes' relaxed environment variable name (the rule since 1.32): printable ASCII other than '='."""
+    if not _PRINTABLE_WITHOUT_EQUALS.fullmatch(name):
+        return "must be printable ASCII characters other than '='"
     return None
 
 

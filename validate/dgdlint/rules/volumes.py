@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dgdlint.model import PodSettings, as_list, as_map, as_str
 from dgdlint.quantity import go_quantity
+from dgdlint.rules.downward import VOLUME_FIELDS, field_ref_problems, resource_ref_problems
 from dgdlint.rules.syntax import (
     descending_path_problem,
     dns1123_label_problem,
@@ -33,7 +34,9 @@ def _mode_problem(value: object, where: tuple, name: str, highest: int = 0o777):
         yield where + (name,), f"{name} {value} is not a file mode from 0 to {highest:#o} (write it in octal, 0644)"
 
 
-def _items_problems(source: dict, where: tuple):
+def _items_problems(source: dict, where: tuple, downward: bool = False):
+    """A secret's, config map's or (`downward`) downward API's items: paths inside the volume, file modes, and a
+    downward API file's one field or resource (downward.py)."""
     for index, item in enumerate(as_list(source.get("items"))):
         item, at = as_map(item), where + ("items", index)
         path = as_str(item.get("path"))
@@ -41,6 +44,16 @@ def _items_problems(source: dict, where: tuple):
             problem = non_reserved_path_problem(path) if path else "is empty"
             if problem:
                 yield at + ("path",), f"item path {path!r} {problem}"
+        if downward:
+            field, resource = isinstance(item.get("fieldRef"), dict), isinstance(item.get("resourceFieldRef"), dict)
+            if field == resource:
+                yield at, "downward API file names " + (
+                    "fieldRef and resourceFieldRef; it takes one" if field else "neither fieldRef nor resourceFieldRef")
+            else:
+                problems = field_ref_problems(item["fieldRef"], VOLUME_FIELDS, at + ("fieldRef",)) if field else \
+                    resource_ref_problems(item["resourceFieldRef"], at + ("resourceFieldRef",), volume=True)
+                for place, problem in problems:
+                    yield place, f"downward API file {path or index}: {problem}"
         yield from _mode_problem(item.get("mode"), at, "mode")
 
 
@@ -55,7 +68,7 @@ def _projected_problems(source: dict, where: tuple):
                     yield at + (kind,), f"projected {kind} names no {kind}"
                 yield from _items_problems(entry[kind], at + (kind,))
         if isinstance(entry.get("downwardAPI"), dict):
-            yield from _items_problems(entry["downwardAPI"], at + ("downwardAPI",))
+            yield from _items_problems(entry["downwardAPI"], at + ("downwardAPI",), downward=True)
         token = entry.get("serviceAccountToken")
         if isinstance(token, dict):
             seconds = token.get("expirationSeconds")  # unset: 3600, by default
@@ -89,7 +102,7 @@ def _source_problems(kind: str, source: object, where: tuple):
         yield where, f"{kind} volume names no {needed}"
     if kind in ("secret", "configMap", "downwardAPI"):
         yield from _mode_problem(source.get("defaultMode"), where, "defaultMode")
-        yield from _items_problems(source, where)
+        yield from _items_problems(source, where, downward=kind == "downwardAPI")
     elif kind == "hostPath":
         path, kind_of = as_str(source.get("path")) or "", as_str(source.get("type"))
         if ".." in path.split("/"):
