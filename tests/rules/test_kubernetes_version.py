@@ -1,9 +1,12 @@
 """Validation the API server changed between Kubernetes releases follows --kubernetes-version: strict CIDRs
 in a NetworkPolicy (leading zeros, IPv4-mapped IPv6, bits past the prefix) are refused from 1.36, when
 StrictIPCIDRValidation became on by default; an older server only warns of them. A CIDR no version can
-parse is refused by every one. A topology spread constraint's matchLabelKeys are merged into its selector
-from 1.34 (MatchLabelKeysInPodTopologySpreadSelectorMerge); before, a key the selector names is refused
-whatever the pod's labels."""
+parse is refused by every one; the same goes for the addresses of a pod's dnsConfig and hostAliases. A
+topology spread constraint's matchLabelKeys are merged into its selector from 1.34
+(MatchLabelKeysInPodTopologySpreadSelectorMerge); before, a key the selector names is refused whatever the
+pod's labels. An env var's fileKeyRef exists from 1.35 (EnvFiles): an older server drops it, leaving its
+valueFrom without a source. A container's resizePolicy is kept from 1.33 (InPlacePodVerticalScaling): an
+older server drops it unread."""
 
 from __future__ import annotations
 
@@ -51,5 +54,52 @@ def test_proc_mount_is_read_from_1_33_when_the_server_stops_making_it_default():
     def findings(version):
         return [f for f in check_paths([str(folder / fixture)], SchemaStage(None, version)).findings
                 if f.rule == "security-context-invalid"]
+    assert findings("1.33") and findings(None)
+    assert findings("1.32") == []
+
+
+LEADING_ZEROS_JOB = """apiVersion: batch/v1
+kind: Job
+metadata: {name: download}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      dnsConfig: {nameservers: [010.0.0.10]}
+      hostAliases: [{ip: "::ffff:10.1.2.3", hostnames: [store]}]
+      containers: [{name: download, image: "busybox:1.36.1"}]
+"""
+
+
+def test_a_pod_s_dns_and_host_alias_addresses_are_read_strictly_from_1_36():
+    """A leading zero and an IPv4-mapped IPv6 address are taken by a server before 1.36."""
+    from dgdlint.engine import check_texts
+
+    def paths(version):
+        return sorted(f.path for f in check_texts({"job.yaml": LEADING_ZEROS_JOB}, SchemaStage(None, version)).findings
+                      if f.rule == "pod-spec-invalid")
+    assert paths("1.36") == paths(None) == ["spec.template.spec.dnsConfig.nameservers[0]",
+                                            "spec.template.spec.hostAliases[0].ip"]
+    assert paths("1.35") == []
+
+
+def test_a_file_key_ref_is_an_env_source_from_1_35():
+    folder = Path(__file__).parent / "env-source-invalid" / "pass"
+
+    def findings(version):
+        return [f.message for f in check_paths([str(folder / "job-env-sources-valid.yaml")],
+                                               SchemaStage(None, version)).findings
+                if f.rule == "env-source-invalid"]
+    assert findings("1.35") == findings(None) == []
+    [dropped] = findings("1.34")
+    assert "names no source" in dropped and "fileKeyRef needs Kubernetes 1.35" in dropped
+
+
+def test_a_resize_policy_is_read_from_1_33():
+    folder = Path(__file__).parent / "pod-spec-invalid" / "fail"
+
+    def findings(version):
+        return [f for f in check_paths([str(folder / "job-resize-policy-gpu.yaml")],
+                                       SchemaStage(None, version)).findings if f.rule == "pod-spec-invalid"]
     assert findings("1.33") and findings(None)
     assert findings("1.32") == []

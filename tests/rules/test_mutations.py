@@ -132,6 +132,11 @@ MUTANTS = [
     ("rules/downward.py", 'if field_path == "spec.host":', 'if False:', "env-source-invalid"),  # spec.host refused
     ("rules/env_sources.py", 'name[:-1] + "a" if prefix and', 'name if prefix and',
      "env-source-invalid"),  # an envFrom name with a trailing '-' refused
+    ("rules/pod_fields.py", "if len(servers) > 3:", "if len(servers) > 4:", "pod-spec-invalid"),  # four taken
+    ("rules/pod_fields.py", 'trimmed = name[:-1] if name.endswith(".") else name', "trimmed = name",
+     "pod-spec-invalid"),  # a search domain's trailing dot refused
+    ("rules/pod_fields.py", 'elif restart == "RestartContainer" and (pod_restart == "Never" or',
+     'elif restart == "RestartContainer" and (', "pod-spec-invalid"),  # RestartContainer taken in a Never pod
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "(after is None or after.text != before.text)",
      "(after is None or after.text.lower() != before.text.lower())",

@@ -1,14 +1,16 @@
 """Pod specs of built-in workloads as the API server validates them (its pod validation, written from
 Kubernetes' own): container names that are DNS labels, an image for each container, ports in range with
 valid and distinct names, env names of printable ASCII without '=', volumes and mounts (volumes.py), probes
-and lifecycle hooks (probes.py), and the restart policy a Job (OnFailure or Never) or a Deployment-like
-controller (Always) takes. A DynamoGraphDeployment's pods are the operator's making (it adds volumes, ports
-and the image): in its pod templates only what the operator leaves as written is read (container names,
-ports, env names, the volumes written and mount paths, probes and hooks, a v1alpha1 service's own probes)."""
+and lifecycle hooks (probes.py), the pod's own settings and a container's policies (pod_fields.py), and the
+restart policy a Job (OnFailure or Never) or a Deployment-like controller (Always) takes. A
+DynamoGraphDeployment's pods are the operator's making (it adds volumes, ports and the image): in its pod
+templates only what the operator leaves as written is read (container names, ports, env names, the volumes
+written and mount paths, probes and hooks, a v1alpha1 service's own probes, pod settings and policies)."""
 
 from __future__ import annotations
 
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
+from dgdlint.rules.pod_fields import container_field_problems, pod_field_problems
 from dgdlint.rules.probes import container_behaviour_problems, probe_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems, selects
@@ -42,7 +44,7 @@ def _port_problems(raw: dict, path: tuple):
 
 
 def _container_problems(obj, container, workload: Workload | None, pod_spec: dict | None = None,
-                        set_elsewhere: tuple[str, ...] = ()):
+                        set_elsewhere: tuple[str, ...] = (), resize: bool = True):
     """What the pod validation refuses in one container; for a DGD's (`workload` None) only what the operator
     leaves as written: the name, the ports and the env names (it adds volumes, ports and the image)."""
     raw = as_map(obj.get(container.path))
@@ -64,6 +66,8 @@ def _container_problems(obj, container, workload: Workload | None, pod_spec: dic
         if env_name and env_name_problem(env_name):
             yield container.path + ("env", index, "name"), f"env name {env_name!r} {env_name_problem(env_name)}"
     yield from mount_problems(raw, container.path, workload.pod.volumes() if workload is not None else None)
+    restart = as_str(as_map(pod_spec).get("restartPolicy"))
+    yield from container_field_problems(raw, container.path, restart, "initContainers" in container.path, resize)
 
 
 _JOB_SPEC = {"Job": ("spec",), "CronJob": ("spec", "jobTemplate", "spec")}
@@ -135,32 +139,50 @@ def _restart_problem(workload: Workload):
     hooks only as a sidecar; imagePullPolicy is Always, IfNotPresent or Never. A volume has a DNS-label name
     and one source with what it needs (a secretName, a config map name, a claimName, a host path), file
     modes up to 0777 and item paths inside the volume, a downward API file with one fieldRef a volume
-    file takes or one resourceFieldRef naming its container; a mount's subPath stays inside its volume. None of
-    this is in the JSON schemas. A DynamoGraphDeployment is accepted with such a container name, port, env
-    name, probe or volume, and its pods are refused when the operator creates them.""",
+    file takes or one resourceFieldRef naming its container; a mount's subPath stays inside its volume. A
+    pod's dnsPolicy is one of four (None with a dnsConfig nameserver), its dnsConfig has at most 3
+    nameservers that are IP addresses and search domains that are DNS names; host aliases have IP addresses
+    and DNS names; readiness and scheduling gates are qualified names (a scheduling gate once); hostname
+    and subdomain are DNS labels; service account, node, priority and runtime class names are DNS names;
+    preemptionPolicy, restartPolicy and os.name take their known values (a linux pod sets no
+    windowsOptions); shareProcessNamespace goes without hostPID, hostUsers: false without host namespaces;
+    on the host network a hostPort is its containerPort. A container's terminationMessagePolicy is File or
+    FallbackToLogsOnError, its port protocols TCP, UDP or SCTP, its resizePolicy names cpu or memory once
+    each, NotRequired or RestartContainer (not in a pod that never restarts, nor in an init container that
+    is no sidecar). None of this is in the JSON schemas. A DynamoGraphDeployment is accepted with such a
+    container name, port, env name, probe, volume or pod setting, and its pods are refused when the operator
+    creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
                 "Job restartPolicy: Never (or OnFailure).",
     reads=("Job", "CronJob", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
-           "DynamoGraphDeployment (container names, ports, env names, volumes, mount paths, probes and hooks)"),
+           "DynamoGraphDeployment (container names, ports, env names, volumes, mount paths, probes and hooks, "
+           "pod settings and container policies)"),
 )
 def pod_spec_invalid(model: Model):
+    strict_ips, resize = model.release.kubernetes_at_least("1.36"), model.release.kubernetes_at_least("1.33")
     for workload in model.workloads:
+        own_restart = workload.obj.kind not in _JOB_KINDS + _ALWAYS_KINDS  # else _restart_problem's
         for path, problem in (*_restart_problem(workload), *_count_problems(workload),
                               *_selector_problems(workload), *volume_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
+        for path, problem in pod_field_problems(workload.pod, strict_ips, own_restart):
+            yield Hit(workload.obj, path, f"{workload.label}: {problem}")
         for container in workload.all_containers:
-            for path, problem in _container_problems(workload.obj, container, workload, workload.pod.spec):
+            for path, problem in _container_problems(workload.obj, container, workload, workload.pod.spec,
+                                                     resize=resize):
                 yield Hit(workload.obj, path, f"{workload.label}: {problem}")
     for graph in model.graphs:
         for component in graph.components:
             # a v1alpha1 service's own probes replace its main container's in the pod the operator makes
             service = as_map(graph.obj.get(component.path)) if graph.shape == "services" else {}
             own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
-            for path, problem in volume_problems(component.pod):  # the operator adds its own beside them
+            for path, problem in (*volume_problems(component.pod),  # the operator adds its own beside them
+                                  *pod_field_problems(component.pod, strict_ips)):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for container in component.all_containers:
                 replaced = own if container is component.main else ()
-                for path, problem in _container_problems(graph.obj, container, None, component.pod.spec, replaced):
+                for path, problem in _container_problems(graph.obj, container, None, component.pod.spec, replaced,
+                                                         resize):
                     yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for kind in own:
                 for path, problem in probe_problems(kind, service[kind], component.path + (kind,)):
