@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 from chart_support import CHART, render, render_error, support_matrix
 
 # (id, failing values, expected message, passing twin)
@@ -257,10 +258,49 @@ def test_a_misspelt_key_at_any_depth_fails_at_the_schema(values, where):
     ({"worker": {"extraEnv": [{"name": "PORT", "value": 8000}]}}, "/worker/extraEnv/0/value"),
     ({"model": {"gpus": 0}}, "/model/gpus"),
     ({"image": {"digest": "sha256:short"}}, "/image/digest"),
+    # env sources the API server refuses in the pod (the DGD would be taken and its pods refused)
+    ({"worker": {"extraEnv": [{"name": "APP", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels.app"}}}]}},
+     "/worker/extraEnv/0/valueFrom/fieldRef/fieldPath"),
+    ({"worker": {"extraEnv": [{"name": "GPUS",
+                               "valueFrom": {"resourceFieldRef": {"resource": "limits.nvidia.com/gpu"}}}]}},
+     "/worker/extraEnv/0/valueFrom/resourceFieldRef/resource"),
+    ({"worker": {"extraEnv": [{"name": "TOKEN", "valueFrom": {}}]}}, "/worker/extraEnv/0/valueFrom"),
+    ({"frontend": {"extraEnv": [{"name": "TOKEN", "valueFrom": {
+        "fieldRef": {"fieldPath": "metadata.name"}, "secretKeyRef": {"name": "s", "key": "k"}}}]}},
+     "/frontend/extraEnv/0/valueFrom"),
+    ({"download": {"extraEnv": [{"name": "HF_TOKEN",
+                                 "valueFrom": {"secretKeyRef": {"name": "HF_Token", "key": "token"}}}]}},
+     "/download/extraEnv/0/valueFrom/secretKeyRef/name"),
+    ({"download": {"extraEnv": [{"name": "MODEL",
+                                 "valueFrom": {"configMapKeyRef": {"name": "models", "key": "..nano"}}}]}},
+     "/download/extraEnv/0/valueFrom/configMapKeyRef/key"),
+    ({"worker": {"envFrom": [{"prefix": "NIM_"}]}}, "/worker/envFrom/0"),
+    ({"worker": {"envFrom": [{"configMapRef": {"name": "a"}, "secretRef": {"name": "b"}}]}}, "/worker/envFrom/0"),
+    ({"worker": {"extraEnv": [{"name": "A=B", "value": "x"}]}}, "/worker/extraEnv/0/name"),
 ])
 def test_enumerations_and_types_fail_at_the_schema(values, where):
     message = render_error(values)
     assert f"at '{where}'" in message
+
+
+def test_env_sources_the_api_server_takes_render():
+    """The passing twins of the env sources above: one label or annotation subscripted, every field the
+    downward API gives an env var, hugepages, a key with dots, one envFrom source each."""
+    fields = ["metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName",
+              "spec.host", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs",
+              "metadata.labels['app.kubernetes.io/name']", "metadata.annotations['Example.COM/Note']"]
+    env = [{"name": f"F{index}", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": path}}}
+           for index, path in enumerate(fields)]
+    env += [{"name": "HUGE", "valueFrom": {"resourceFieldRef": {"resource": "limits.hugepages-2Mi", "divisor": "1Mi"}}},
+            {"name": "MODEL", "valueFrom": {"configMapKeyRef": {"name": "reasoner.models", "key": ".nano_v2-1"}}},
+            {"name": "spaced name.x", "value": "relaxed"}]
+    rendered = render({"worker": {"extraEnv": env, "envFrom": [{"configMapRef": {"name": "a"}},
+                                                                {"secretRef": {"name": "b"}, "prefix": "X_"}]}})
+    assert rendered.dgd
+    from dgdlint.engine import check_texts
+
+    findings = check_texts({"rendered.yaml": yaml.safe_dump_all(rendered.objects)}).findings
+    assert [f for f in findings if f.rule in ("env-source-invalid", "pod-spec-invalid")] == []
 
 
 def test_helm_globals_are_accepted_so_the_chart_can_be_a_subchart():
