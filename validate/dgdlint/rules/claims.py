@@ -7,38 +7,75 @@ so the workers wait for a volume that never comes."""
 from __future__ import annotations
 
 from dgdlint.cosmos import placeholder_in
-from dgdlint.model import Model, Pvc
+from dgdlint.model import Model, Pvc, as_list, as_map, as_str
 from dgdlint.quantity import go_quantity
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.rules.syntax import dns1123_subdomain_problem
+from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem, qualified_name_problem
 
 ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 
 
 def claim_problems(pvc: Pvc):
     """(path, problem) for what the API server refuses in the claim `pvc` is, or that the operator makes."""
-    written = pvc.path == ()  # a claim object; else a v1alpha1 pvcs entry the operator turns into one
-    modes_path = ("spec", "accessModes") if written else pvc.path + ("volumeAccessMode",)
-    if written and not pvc.access_modes:
-        yield ("spec",), "has no access mode (at least one is required)"
-    for mode in pvc.access_modes:
+    if pvc.path == ():  # a claim object
+        yield from _spec_problems(pvc.access_modes, pvc.size, pvc.storage_class, ("spec",))
+    else:  # a v1alpha1 pvcs entry the operator turns into a claim
+        yield from _spec_problems(pvc.access_modes, pvc.size, pvc.storage_class, None, pvc.path)
+
+
+def _spec_problems(modes: list[str], size: str | None, storage_class: str | None, spec: tuple | None,
+                   entry: tuple = ()):
+    """A claim's access modes, storage request and class, at the claim's `spec`, or (`spec` None) at the
+    fields of the pvcs `entry` the operator reads them from."""
+    modes_path = spec + ("accessModes",) if spec is not None else entry + ("volumeAccessMode",)
+    if spec is not None and not modes:
+        yield spec, "has no access mode (at least one is required)"
+    for mode in modes:
         if mode not in ACCESS_MODES:
             yield modes_path, f"access mode {mode!r} is not one of {', '.join(ACCESS_MODES)}"
-    if "ReadWriteOncePod" in pvc.access_modes and len(set(pvc.access_modes) & set(ACCESS_MODES)) > 1:
+    if "ReadWriteOncePod" in modes and len(set(modes) & set(ACCESS_MODES)) > 1:
         yield modes_path, "uses ReadWriteOncePod with other access modes"
-    storage_path = ("spec", "resources", "requests", "storage") if written else pvc.path + ("size",)
-    if pvc.size is None:
-        if written:
-            yield ("spec", "resources"), "requests no storage (spec.resources.requests.storage is required)"
+    storage_path = spec + ("resources", "requests", "storage") if spec is not None else entry + ("size",)
+    if size is None:
+        if spec is not None:
+            yield spec + ("resources",), "requests no storage (resources.requests.storage is required)"
     else:
-        amount = go_quantity(pvc.size.strip() if written else pvc.size)
+        amount = go_quantity(size.strip() if spec is not None else size)
         if amount is not None and amount <= 0:
-            yield storage_path, f"requests storage {pvc.size!r}, which is not above zero"
-    if pvc.storage_class and not placeholder_in(pvc.storage_class):  # a placeholder: placeholder-value's
-        problem = dns1123_subdomain_problem(pvc.storage_class)
+            yield storage_path, f"requests storage {size!r}, which is not above zero"
+    if storage_class and not placeholder_in(storage_class):  # a placeholder: placeholder-value's
+        problem = dns1123_subdomain_problem(storage_class)
         if problem:
-            where = ("spec", "storageClassName") if written else pvc.path + ("storageClass",)
-            yield where, f"storage class {pvc.storage_class!r} {problem}"
+            where = spec + ("storageClassName",) if spec is not None else entry + ("storageClass",)
+            yield where, f"storage class {storage_class!r} {problem}"
+
+
+def template_claim_problems(ephemeral: dict, where: tuple):
+    """An ephemeral volume's claim template: there is one, its metadata holds only labels and annotations
+    (valid ones), its spec is a claim's (claim_problems)."""
+    template = ephemeral.get("volumeClaimTemplate")
+    if not isinstance(template, dict):
+        yield where, "ephemeral volume has no volumeClaimTemplate"
+        return
+    where = where + ("volumeClaimTemplate",)
+    metadata = as_map(template.get("metadata"))
+    for key in metadata:
+        if key not in ("labels", "annotations") and metadata[key] is not None:
+            yield where + ("metadata", key), f"a claim template's metadata takes labels and annotations only, " \
+                                             f"not {key} (the claim is named after the pod and the volume)"
+    for key, value in as_map(metadata.get("labels")).items():
+        problem = qualified_name_problem(str(key)) or \
+            (label_value_problem(value) if isinstance(value, str) else None)
+        if problem:
+            yield where + ("metadata", "labels", key), f"claim template label {key!r} {problem}"
+    for key in as_map(metadata.get("annotations")):
+        problem = qualified_name_problem(str(key).lower())
+        if problem:
+            yield where + ("metadata", "annotations", key), f"claim template annotation {key!r} {problem}"
+    spec = as_map(template.get("spec"))
+    storage = as_str(as_map(as_map(spec.get("resources")).get("requests")).get("storage"))
+    modes = [mode for mode in (as_str(item) for item in as_list(spec.get("accessModes"))) if mode]
+    yield from _spec_problems(modes, storage, as_str(spec.get("storageClassName")), where + ("spec",))
 
 
 @rule(

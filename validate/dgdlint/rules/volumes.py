@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dgdlint.model import PodSettings, as_list, as_map, as_str
 from dgdlint.quantity import go_quantity
+from dgdlint.rules.claims import template_claim_problems
 from dgdlint.rules.downward import VOLUME_FIELDS, field_ref_problems, resource_ref_problems
 from dgdlint.rules.syntax import (
     descending_path_problem,
@@ -109,6 +110,8 @@ def _source_problems(kind: str, source: object, where: tuple):
             yield where + ("path",), f"hostPath path {path!r} must not contain a '..' element"
         if kind_of is not None and kind_of not in HOST_PATH_TYPES:
             yield where + ("type",), f"hostPath type {kind_of!r} is not one of {', '.join(HOST_PATH_TYPES[1:])}"
+    elif kind == "ephemeral":
+        yield from template_claim_problems(source, where)
     elif kind == "emptyDir":
         limit = source.get("sizeLimit")
         amount = go_quantity(str(limit).strip()) if isinstance(limit, (str, int, float)) \
