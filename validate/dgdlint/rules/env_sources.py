@@ -115,12 +115,19 @@ def file_volume_problems(raw: dict, where: tuple, volumes: dict, complete: bool)
             yield at, f"fileKeyRef volume {volume!r} is not a volume of the pod"
 
 
+def _reads_files(env: object) -> bool:
+    return type(env) is list and any(type(entry) is dict and type(entry.get("valueFrom")) is dict
+                                     and "fileKeyRef" in entry["valueFrom"] for entry in env)
+
+
 def _entry_problems(entries: list, where: tuple, files: bool):
-    for index, entry in enumerate(entries):
-        entry = as_map(entry)
-        if "name" in entry and as_str(entry.get("name")) == "":
+    for index, entry in enumerate(entries):  # runs for every env entry of every file: the common case is quick
+        if type(entry) is not dict:
+            continue  # the schema's to report
+        if entry.get("name") == "":
             yield where + (index, "name"), "env entry has an empty name"
-        yield from value_from_problems(entry, where + (index,), files)
+        if entry.get("valueFrom") is not None:
+            yield from value_from_problems(entry, where + (index,), files)
 
 
 @rule(
@@ -153,9 +160,10 @@ def env_source_invalid(model: Model):
             for path, problem in _entry_problems(entries, where, files):
                 yield Hit(obj, path, f"{label}: {problem}")
         raw = as_map(obj.get(container.path))
-        for path, problem in env_from_problems(raw, container.path):
-            yield Hit(obj, path, f"{owner.label}: {problem}")
-        if files:
+        if raw.get("envFrom"):
+            for path, problem in env_from_problems(raw, container.path):
+                yield Hit(obj, path, f"{owner.label}: {problem}")
+        if files and _reads_files(raw.get("env")):
             complete = obj.kind != "DynamoGraphDeployment"
             for path, problem in file_volume_problems(raw, container.path, pod.volumes(), complete):
                 yield Hit(obj, path, f"{owner.label}: {problem}")

@@ -23,6 +23,11 @@ RESIZE_RESOURCES = ("cpu", "memory")
 RESIZE_POLICIES = ("NotRequired", "RestartContainer")
 _NAMED = (("serviceAccountName", "service account"), ("nodeName", "node"),
           ("priorityClassName", "priority class"), ("runtimeClassName", "runtime class"))
+# The pod fields read here (hostNetwork for its ports, os for windowsOptions).
+_POD_KEYS = frozenset({"dnsPolicy", "dnsConfig", "hostAliases", "readinessGates", "schedulingGates", "hostname",
+                       "subdomain", "preemptionPolicy", "restartPolicy", "os", "shareProcessNamespace", "hostUsers",
+                       "hostNetwork"} | {key for key, _what in _NAMED})
+_CONTAINER_KEYS = frozenset({"terminationMessagePolicy", "ports", "resizePolicy"})
 
 
 def _one_of(value: object, allowed: tuple[str, ...], where: tuple, name: str):
@@ -84,6 +89,8 @@ def pod_field_problems(pod: PodSettings, strict_ips: bool, restart: bool = True)
     """What the API server refuses in a pod's own settings (`strict_ips`: Kubernetes 1.36 or later; `restart`:
     whether to read the restart policy, which a Job or Deployment-like workload's rule reads its own way)."""
     spec = pod.spec
+    if spec.keys().isdisjoint(_POD_KEYS):
+        return  # most pods set none of these: this runs for every pod of every file
     at = pod.field_path
     yield from _dns_problems(spec, at, strict_ips)
     for index, alias in enumerate(as_list(spec.get("hostAliases"))):
@@ -161,6 +168,8 @@ def _os_problems(pod: PodSettings):
 def container_field_problems(raw: dict, where: tuple, pod_restart: str | None, init: bool, resize: bool):
     """A container's termination message policy, port protocols and (`resize`: Kubernetes 1.33 or later, where
     the server keeps the field) resize policy; `pod_restart` the pod's restartPolicy (unset: Always)."""
+    if raw.keys().isdisjoint(_CONTAINER_KEYS):
+        return
     yield from _one_of(raw.get("terminationMessagePolicy"), MESSAGE_POLICIES, where + ("terminationMessagePolicy",),
                        "terminationMessagePolicy")
     for index, port in enumerate(as_list(raw.get("ports"))):
