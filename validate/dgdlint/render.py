@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dgdlint.set_values import SetError, apply_set
+
 NOTES_SUFFIX = "NOTES.txt"
 
 
@@ -116,7 +118,8 @@ def merge_values(base: dict, override: dict) -> dict:
 
 
 def user_values(request: RenderRequest) -> dict:
-    """The values a user supplies (files in order, then --set, then --set-string), parsed by Helm."""
+    """The values a user supplies (files in order, then --set, then --set-string, each written into the values
+    before it), parsed by Helm."""
     helm_python = _helm_sdk()
 
     values: dict = {}
@@ -125,12 +128,14 @@ def user_values(request: RenderRequest) -> dict:
             text = Path(values_file).read_text(encoding="utf-8")
             parsed = helm_python.values_from_yaml(text) if text.strip() else {}
             values = merge_values(values, parsed or {})
-        for expression in request.set_values:
-            values = merge_values(values, helm_python.parse_set_string(expression))
+        for expression in request.set_values:  # written into the files' values, as the Helm CLI does
+            apply_set(values, expression, helm_python.parse_set_string)
         for expression in request.set_string_values:
-            values = merge_values(values, helm_python.parse_set_string_values(expression))
+            apply_set(values, expression, helm_python.parse_set_string_values)
     except helm_python.HelmError as error:
         raise RenderError(_clean_helm_message(str(error))) from None
+    except SetError as error:
+        raise RenderError(f"--set: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise RenderError(f"cannot read values: {error}") from None
     if request.extra_values:
@@ -275,20 +280,21 @@ def render_finding(chart: str, message: str, values_files=(), set_keys=()):
 
     file, line, column, field = chart, 1, 1, ""
     key = _key_named(message)
-    from_set = key is not None and any(".".join(map(str, key)).startswith(k) or k.startswith(".".join(map(str, key)))
-                                       for k in set_keys)
+    dotted = ".".join(map(str, key)) if key is not None else ""
+    from_set = next((k for k in set_keys if key is not None and (dotted.startswith(k) or k.startswith(dotted))), None)
     located = _locate_in_values(list(values_files), key) if key and values_files and not from_set else None
     template = re.search(r"execution error at \(([^():\s]+\.(?:yaml|tpl|txt)):([0-9]+):([0-9]+)\)", message) or \
         re.search(r"\(([^():\s]+\.(?:yaml|tpl|txt)):([0-9]+):([0-9]+)\)", message)
     if located:
         file, line, column, field = located
-    elif key is not None and from_set:
-        field = ".".join(map(str, key))
+    elif from_set:
+        field = dotted
     elif template:
         parent = os.path.dirname(os.path.abspath(chart)) if os.path.isdir(chart) else ""
         file = os.path.relpath(os.path.join(parent, template.group(1)))
         line, column = int(template.group(2)), int(template.group(3))
+    said = f" (the value comes from --set {from_set})" if from_set and not located else ""
     return Finding(rule="helm-render", severity="error", stage="parse", file=file, line=line, column=column,
-                   path=field, message=f"the chart did not render: {_without_keys(' '.join(message.split()))}",
+                   path=field, message=f"the chart did not render: {_without_keys(' '.join(message.split()))}{said}",
                    remediation="Fix the values named in the message (the chart's schema and checks say what "
                                "is allowed).")

@@ -1,0 +1,86 @@
+"""`--set` and `--set-string` as the Helm CLI applies them, with the embedded SDK too: each expression is
+written into the values the `-f` files gave (Helm's strvals.ParseInto), so a list item a file holds keeps
+its other keys, and two expressions on one item both apply. The oracle is the Helm 3 and Helm 4 CLIs (built
+by `make tools`): a chart whose only template prints `.Values` as JSON is rendered by each CLI and by the
+SDK with the same files and expressions, and the values must be the same."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from realtools import require_tool
+
+from dgdlint.render import RenderError, RenderRequest, render_chart
+
+CHART_DEFAULTS = "items:\n  - {k: default}\nnested: {keep: 1}\n"
+FILE = """list:
+  - {a: 1, b: 2}
+  - {a: 3}
+map: {x: 1, y: 2}
+grid: [[1, 2], [3]]
+"""
+
+CASES = {
+    "two expressions on one list item": ((), ("list[0].a=1", "list[0].b=2"), ()),
+    "one key of a file's list item": ((FILE,), ("list[0].b=9",), ()),
+    "an item past a file's list": ((FILE,), ("list[3].a=5",), ()),
+    "a list literal replaces a file's list": ((FILE,), ("list={p,q}",), ()),
+    "a nested list item": ((FILE,), ("grid[1][2]=z", "grid[0][0]=y"), ()),
+    "a map key beside a file's keys": ((FILE,), ("map.z=3", "map.x=null"), ()),
+    "escaped dots, commas and equals in values": ((), ("a\\.b=1", "c=x\\,y", "e=A=B"), ()),
+    "one expression with several keys": ((FILE,), ("list[0].a=7,list[1].c=true,n=0,m=007",), ()),
+    "strings from --set-string after --set": ((FILE,), ("s=1", "list[0].a=2"), ("s=0012", "list[0].b=true")),
+    "a chart default list replaced by an index": ((), ("items[0].v=1",), ()),
+    "a map under a chart default map": ((), ("nested.add=2",), ()),
+    "empty values": ((), ("a=", "b=,c=1", "l={}"), ()),
+    "two files then an index": ((FILE, "list:\n  - {only: x}\n"), ("list[0].more=y",), ()),
+}
+REFUSED = {
+    "a key under a list": ((FILE,), ("list.b=1",), ()),
+    "an index into a map": ((FILE,), ("map[0]=1",), ()),
+    "a malformed expression": ((), ("list[x]=1",), ()),
+}
+
+
+@pytest.fixture(scope="module")
+def values_chart(tmp_path_factory) -> Path:
+    chart = tmp_path_factory.mktemp("values-chart")
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: show-values\nversion: 0.1.0\n", encoding="utf-8")
+    (chart / "values.yaml").write_text(CHART_DEFAULTS, encoding="utf-8")
+    (chart / "templates").mkdir()
+    (chart / "templates" / "values.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: values}\ndata:\n  values: {{ toJson .Values | quote }}\n",
+        encoding="utf-8")
+    return chart
+
+
+def rendered_values(chart: Path, files: tuple[str, ...], sets, set_strings, engine: str, helm: str = "helm"):
+    paths = []
+    for index, text in enumerate(files):
+        path = chart.parent / f"{chart.name}-values-{index}.yaml"
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    request = RenderRequest(chart, values_files=paths, set_values=sets, set_string_values=set_strings)
+    [template] = render_chart(request, engine=engine, helm=helm)
+    import yaml
+
+    return json.loads(yaml.safe_load(template.text)["data"]["values"])
+
+
+@pytest.mark.parametrize("helm", ["helm", "helm4"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_sdk_applies_set_expressions_as_the_helm_cli_does(values_chart, case, helm):
+    files, sets, set_strings = CASES[case]
+    cli = rendered_values(values_chart, files, sets, set_strings, "binary", require_tool(helm))
+    assert rendered_values(values_chart, files, sets, set_strings, "sdk") == cli
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_an_expression_the_helm_cli_refuses_is_refused_with_the_sdk(values_chart, case):
+    files, sets, set_strings = REFUSED[case]
+    with pytest.raises(RenderError):
+        rendered_values(values_chart, files, sets, set_strings, "binary", require_tool("helm"))
+    with pytest.raises(RenderError):
+        rendered_values(values_chart, files, sets, set_strings, "sdk")

@@ -1,0 +1,108 @@
+"""Helm's `--set` and `--set-string` applied into the values of the `-f` files, as the Helm CLI does (its
+strvals.ParseInto writes each expression into the values the files gave): `a[0].b=1` changes the first item
+of a list a values file holds, and two expressions on one list item both apply. The embedded Helm SDK parses
+an expression into a fresh map only, so this module walks the expression's keys as strvals reads them
+(names up to `=`, `[`, `,` or `.`, a backslash escaping the next character) and lets Helm's own parser read
+every value (its typing of `true`, `null`, `0`, `{a,b}`); a malformed expression is refused by Helm's parser
+first, with its own message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+Parse = Callable[[str], dict]
+
+
+class SetError(ValueError):
+    """An expression Helm refuses against these values (a key that is not a map or list there)."""
+
+
+class _Reader:
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+
+    def until(self, stops: str) -> tuple[str, str | None]:
+        """The runes up to one of `stops` (unescaped), and that stop; None at the end of the text."""
+        out = []
+        text = self.text
+        while self.pos < len(text):
+            rune = text[self.pos]
+            self.pos += 1
+            if rune in stops:
+                return "".join(out), rune
+            if rune == "\\":
+                if self.pos >= len(text):
+                    return "".join(out), None
+                rune = text[self.pos]
+                self.pos += 1
+            out.append(rune)
+        return "".join(out), None
+
+    def value_text(self) -> str:
+        """The value as written (escapes kept), for Helm's parser: a `{...}` list or the text up to `,`."""
+        start = self.pos
+        if self.text.startswith("{", start):
+            self.pos += 1
+            self.until("}")
+            end = self.pos
+            if self.text.startswith(",", self.pos):
+                self.pos += 1
+            return self.text[start:end]
+        _, stop = self.until(",")
+        return self.text[start:self.pos - 1 if stop == "," else self.pos]
+
+
+def apply_set(values: dict, expression: str, parse: Parse) -> None:
+    """Write one `--set` (`parse` Helm's parse_set_string) or `--set-string` (parse_set_string_values)
+    expression into `values`, in place."""
+    parse(expression)  # Helm's own checks and messages for a malformed expression
+    reader = _Reader(expression)
+    while reader.pos < len(expression):
+        _key(reader, values, parse)
+
+
+def _value(reader: _Reader, parse: Parse) -> object:
+    return parse("v=" + reader.value_text())["v"]
+
+
+def _key(reader: _Reader, data: dict, parse: Parse) -> None:
+    name, stop = reader.until("=[,.")
+    if stop == "[":
+        index = int(reader.until("]")[0])
+        current = data.get(name, [])
+        if not isinstance(current, list):
+            raise SetError(f"{name} is not a list in the values, so {name}[{index}] cannot be set")
+        items = _list_item(reader, list(current), index, parse)
+        if name:
+            data[name] = items
+    elif stop == "=":
+        value = _value(reader, parse)
+        if name:
+            data[name] = value
+    elif stop == ".":
+        inner = data.get(name, {})
+        if not isinstance(inner, dict):
+            raise SetError(f"{name} is not a map in the values, so a key under it cannot be set")
+        _key(reader, inner, parse)
+        if inner and name:
+            data[name] = inner
+
+
+def _list_item(reader: _Reader, items: list, index: int, parse: Parse) -> list:
+    _, stop = reader.until("[.=")
+    if stop == "=":
+        value = _value(reader, parse)
+    elif stop == "[":
+        nested = int(reader.until("]")[0])
+        current = items[index] if index < len(items) and items[index] is not None else []
+        if not isinstance(current, list):
+            raise SetError(f"item {index} is not a list in the values, so item [{nested}] of it cannot be set")
+        value = _list_item(reader, list(current), nested, parse)
+    else:  # "." : a map item, kept and written into when the list has one at this index
+        value = items[index] if index < len(items) and isinstance(items[index], dict) else {}
+        _key(reader, value, parse)
+    if len(items) <= index:
+        items.extend([None] * (index + 1 - len(items)))
+    items[index] = value
+    return items
