@@ -277,6 +277,8 @@ def test_a_misspelt_key_at_any_depth_fails_at_the_schema(values, where):
     ({"worker": {"envFrom": [{"prefix": "NIM_"}]}}, "/worker/envFrom/0"),
     ({"worker": {"envFrom": [{"configMapRef": {"name": "a"}, "secretRef": {"name": "b"}}]}}, "/worker/envFrom/0"),
     ({"worker": {"extraEnv": [{"name": "A=B", "value": "x"}]}}, "/worker/extraEnv/0/name"),
+    ({"worker": {"extraEnv": [{"name": "T", "valueFrom": {"fileKeyRef": {
+        "volumeName": "files", "path": "../t.env", "key": "T"}}}]}}, "/worker/extraEnv/0/valueFrom/fileKeyRef/path"),
 ])
 def test_enumerations_and_types_fail_at_the_schema(values, where):
     message = render_error(values)
@@ -293,9 +295,12 @@ def test_env_sources_the_api_server_takes_render():
            for index, path in enumerate(fields)]
     env += [{"name": "HUGE", "valueFrom": {"resourceFieldRef": {"resource": "limits.hugepages-2Mi", "divisor": "1Mi"}}},
             {"name": "MODEL", "valueFrom": {"configMapKeyRef": {"name": "reasoner.models", "key": ".nano_v2-1"}}},
-            {"name": "spaced name.x", "value": "relaxed"}]
+            {"name": "spaced name.x", "value": "relaxed"},
+            {"name": "DEFAULTED", "valueFrom": {"fieldRef": {"apiVersion": "", "fieldPath": "metadata.name"}}},
+            {"name": "TOKEN", "valueFrom": {"fileKeyRef": {"volumeName": "files", "path": "/run/t.env", "key": "T"}}}]
     rendered = render({"worker": {"extraEnv": env, "envFrom": [{"configMapRef": {"name": "a"}},
-                                                                {"secretRef": {"name": "b"}, "prefix": "X_"}]}})
+                                                                {"secretRef": {"name": "b"}, "prefix": "X_"}],
+                                  "extraVolumes": [{"name": "files", "emptyDir": {}}]}})
     assert rendered.dgd
     from dgdlint.engine import check_texts
 

@@ -127,7 +127,7 @@ def test_the_api_server_refuses_exactly_the_env_sources_env_source_invalid_fails
 # and a hugepages resource: the server reads each as a quantity and compares its canonical text.
 DIVISORS = ("1", "1m", "1000m", "0.001", "1e-3", "1e0", "1.0", "+1", "01", "1k", "1000", "1e3", "+1k", "01k",
             "1.0k", "1024", "1Ki", "1024Ki", "1Mi", "1048576", "1.5Mi", "1536Ki", "1E", "1Ei", "2", "0.5", "1M",
-            "1000k", "0.001M", "1000000", "976.5625Ki", "1G", "1T")
+            "1000k", "0.001M", "1000000", "976.5625Ki", "1G", "1T", "0.1e1", "00.5", ".5", "007", "0.001k")
 
 
 @pytest.mark.parametrize("resource", ("limits.cpu", "requests.memory", "limits.hugepages-2Mi"))

@@ -10,9 +10,9 @@ import json
 from pathlib import Path
 
 import pytest
-from realtools import require_tool
 
 from dgdlint.render import RenderError, RenderRequest, render_chart
+from realtools import require_tool
 
 CHART_DEFAULTS = "items:\n  - {k: default}\nnested: {keep: 1}\n"
 FILE = """list:
@@ -84,3 +84,22 @@ def test_an_expression_the_helm_cli_refuses_is_refused_with_the_sdk(values_chart
         rendered_values(values_chart, files, sets, set_strings, "binary", require_tool("helm"))
     with pytest.raises(RenderError):
         rendered_values(values_chart, files, sets, set_strings, "sdk")
+
+
+def test_a_failure_on_a_value_from_set_names_the_expression_not_the_values_file(tmp_path):
+    """The values file holds the key too (another value): the one Helm refused came from --set, so the finding
+    stays at the chart and says so; with no --set it is placed at the file's line."""
+    from dgdlint.render import render_finding
+
+    values = tmp_path / "values.yaml"
+    values.write_text("worker:\n  extraEnv:\n    - name: T\n      valueFrom:\n        fileKeyRef: {path: t.env}\n",
+                      encoding="utf-8")
+    message = ("values don't meet the specifications of the schema(s) in the following chart(s): cosmos3-reasoner: "
+               "- at '/worker/extraEnv/0/valueFrom/fileKeyRef/path': '../x' does not match pattern")
+    from_set = render_finding("charts/cosmos3-reasoner", message, [str(values)],
+                              ["worker.extraEnv[0].valueFrom.fileKeyRef.path"])
+    assert (from_set.file, from_set.line) == ("charts/cosmos3-reasoner", 1)
+    assert from_set.message.endswith("(the value comes from --set worker.extraEnv[0].valueFrom.fileKeyRef.path)")
+    from_file = render_finding("charts/cosmos3-reasoner", message, [str(values)], [])
+    assert (from_file.file, from_file.line) == (str(values), 5)
+    assert "--set" not in from_file.message

@@ -5,8 +5,8 @@ parse is refused by every one; the same goes for the addresses of a pod's dnsCon
 topology spread constraint's matchLabelKeys are merged into its selector from 1.34
 (MatchLabelKeysInPodTopologySpreadSelectorMerge); before, a key the selector names is refused whatever the
 pod's labels. An env var's fileKeyRef exists from 1.35 (EnvFiles): an older server drops it, leaving its
-valueFrom without a source. A container's resizePolicy is kept from 1.33 (InPlacePodVerticalScaling): an
-older server drops it unread."""
+valueFrom without a source. A container's resizePolicy and a pod's hostUsers are kept from 1.33
+(InPlacePodVerticalScaling, UserNamespacesSupport): an older server drops them unread."""
 
 from __future__ import annotations
 
@@ -100,6 +100,16 @@ def test_a_resize_policy_is_read_from_1_33():
 
     def findings(version):
         return [f for f in check_paths([str(folder / "job-resize-policy-gpu.yaml")],
+                                       SchemaStage(None, version)).findings if f.rule == "pod-spec-invalid"]
+    assert findings("1.33") and findings(None)
+    assert findings("1.32") == []
+
+
+def test_host_users_is_read_from_1_33():
+    folder = Path(__file__).parent / "pod-spec-invalid" / "fail"
+
+    def findings(version):
+        return [f for f in check_paths([str(folder / "job-host-users-host-network.yaml")],
                                        SchemaStage(None, version)).findings if f.rule == "pod-spec-invalid"]
     assert findings("1.33") and findings(None)
     assert findings("1.32") == []

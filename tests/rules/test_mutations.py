@@ -130,8 +130,12 @@ MUTANTS = [
      "env-source-invalid"),  # divisors no longer read: 1Mi taken for a CPU
     ("quantity.py", "and not shifted.endswith(\"000\")", "", "env-source-invalid"),  # "1000" kept as written
     ("rules/downward.py", 'if field_path == "spec.host":', 'if False:', "env-source-invalid"),  # spec.host refused
-    ("rules/env_sources.py", 'name[:-1] + "a" if prefix and', 'name if prefix and',
+    ("rules/env_sources.py", 'name[:-2] + "a" if prefix and', 'name if prefix and',
      "env-source-invalid"),  # an envFrom name with a trailing '-' refused
+    ("rules/pod_fields.py", 'if text is None or (defaulted and text == ""):', "if text is None:",
+     "pod-spec-invalid"),  # an empty dnsPolicy, which the server defaults, refused
+    ("quantity.py", "digits = whole  #", 'digits = "" if whole == "0" else whole  #',
+     "env-source-invalid"),  # "0.1e1" kept as written, so refused as a divisor
     ("rules/pod_fields.py", "if len(servers) > 3:", "if len(servers) > 4:", "pod-spec-invalid"),  # four taken
     ("rules/pod_fields.py", 'trimmed = name[:-1] if name.endswith(".") else name', "trimmed = name",
      "pod-spec-invalid"),  # a search domain's trailing dot refused

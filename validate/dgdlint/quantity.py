@@ -152,8 +152,8 @@ def go_quantity_string(text: object) -> str | None:
         return "0"
     positive, _number, whole, fraction, suffix = _split(text)
     _base, exponent, form = _suffix(suffix)
-    digits = "" if whole == "0" else whole  # the parser's digits before the point (leading zeros skipped)
-    shifted = digits + fraction or "0"
+    digits = whole  # the parser's digits before the point: leading zeros skipped, "0" when none is left
+    shifted = digits + fraction
     if form == "BinarySI":
         if exponent >= 0 and not fraction and exponent % 10 == 0 and int(shifted) & 7 \
                 and 15 - len(digits) - int(exponent * 3 / 10) - 1 >= 0:

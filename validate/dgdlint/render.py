@@ -281,7 +281,11 @@ def render_finding(chart: str, message: str, values_files=(), set_keys=()):
     file, line, column, field = chart, 1, 1, ""
     key = _key_named(message)
     dotted = ".".join(map(str, key)) if key is not None else ""
-    from_set = next((k for k in set_keys if key is not None and (dotted.startswith(k) or k.startswith(dotted))), None)
+    def indexed(text: str) -> str:  # `a[0].b` as the schema's pointer has it: a.0.b
+        return re.sub(r"\[(\d+)\]", r".\1", text)
+
+    from_set = next((k for k in set_keys if key is not None and (dotted.startswith(indexed(k))
+                                                                  or indexed(k).startswith(dotted))), None)
     located = _locate_in_values(list(values_files), key) if key and values_files and not from_set else None
     template = re.search(r"execution error at \(([^():\s]+\.(?:yaml|tpl|txt)):([0-9]+):([0-9]+)\)", message) or \
         re.search(r"\(([^():\s]+\.(?:yaml|tpl|txt)):([0-9]+):([0-9]+)\)", message)

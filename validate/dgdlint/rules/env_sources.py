@@ -21,8 +21,9 @@ _SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "
 
 
 def _object_name_problem(name: str, prefix: bool = False) -> str | None:
-    """A config map's or secret's name: a DNS subdomain (an envFrom's may end in '-', read as a prefix)."""
-    return dns1123_subdomain_problem(name[:-1] + "a" if prefix and name.endswith("-") else name)
+    """A config map's or secret's name: a DNS subdomain (an envFrom's is read as a prefix: apimachinery's
+    maskTrailingDash puts an 'a' for its last two characters when it ends in '-' and is longer than one)."""
+    return dns1123_subdomain_problem(name[:-2] + "a" if prefix and len(name) > 1 and name.endswith("-") else name)
 
 
 def _key_ref_problems(kind: str, ref: dict, where: tuple):
@@ -109,7 +110,8 @@ def file_volume_problems(raw: dict, where: tuple, volumes: dict, complete: bool)
         at = where + ("env", index, "valueFrom", "fileKeyRef", "volumeName")
         if volume in volumes:
             spec = volumes[volume][0]
-            if "emptyDir" not in spec and any(key != "name" and value is not None for key, value in spec.items()):
+            # no source at all is defaulted to an emptyDir; `emptyDir: null` is none
+            if spec.get("emptyDir") is None and any(key != "name" and value is not None for key, value in spec.items()):
                 yield at, f"fileKeyRef volume {volume!r} is not an emptyDir (it must be one)"
         elif complete:
             yield at, f"fileKeyRef volume {volume!r} is not a volume of the pod"

@@ -8,6 +8,7 @@ policy, port protocols and resize policy. Each function yields (path, problem)."
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from dgdlint.model import PodSettings, as_list, as_map, as_str
 from dgdlint.rules.addresses import is_ip_sloppy
@@ -26,13 +27,19 @@ _NAMED = (("serviceAccountName", "service account"), ("nodeName", "node"),
 # The pod fields read here (hostNetwork for its ports, os for windowsOptions).
 _POD_KEYS = frozenset({"dnsPolicy", "dnsConfig", "hostAliases", "readinessGates", "schedulingGates", "hostname",
                        "subdomain", "preemptionPolicy", "restartPolicy", "os", "shareProcessNamespace", "hostUsers",
-                       "hostNetwork"} | {key for key, _what in _NAMED})
+                       "hostNetwork", "serviceAccount"} | {key for key, _what in _NAMED})
 _CONTAINER_KEYS = frozenset({"terminationMessagePolicy", "ports", "resizePolicy"})
+# A search domain's labels (apimachinery's subdomain with underscores).
+_SEARCH_LABEL = r"_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_SEARCH_DOMAIN = re.compile(rf"{_SEARCH_LABEL}(\.{_SEARCH_LABEL})*")
 
 
-def _one_of(value: object, allowed: tuple[str, ...], where: tuple, name: str):
+def _one_of(value: object, allowed: tuple[str, ...], where: tuple, name: str, defaulted: bool = True):
+    """A value of a known set; `defaulted`: the server fills an empty one in (as unset) before validating."""
     text = as_str(value)
-    if text is not None and text not in allowed:
+    if text is None or (defaulted and text == ""):
+        return
+    if text not in allowed:
         yield where, f"{name} {text!r} is not one of {', '.join(allowed)}" if text else f"{name} is empty"
 
 
@@ -60,7 +67,7 @@ def _dns_problems(spec: dict, at, strict: bool):
     where = at("dnsConfig")
     servers = as_list(config.get("nameservers"))
     if policy == "None" and not servers:
-        yield where, "dnsPolicy None needs at least one dnsConfig nameserver"
+        yield where + ("nameservers",), "dnsPolicy None needs at least one dnsConfig nameserver"
         return
     if len(servers) > 3:
         yield where + ("nameservers",), f"has {len(servers)} nameservers; at most 3"
@@ -78,16 +85,18 @@ def _dns_problems(spec: dict, at, strict: bool):
         if name is None or name == ".":
             continue
         trimmed = name[:-1] if name.endswith(".") else name
-        if dns1123_subdomain_problem(trimmed.replace("_", "a")):  # '_' allowed where a letter is
-            yield where + ("searches", index), f"search domain {name!r} is not a DNS name"
+        if len(trimmed) > 253 or not _SEARCH_DOMAIN.fullmatch(trimmed):
+            yield where + ("searches", index), f"search domain {name!r} is not a DNS name (lowercase labels of " \
+                                               "letters, digits, '-' and '_', a label starting with at most one '_')"
     for index, option in enumerate(as_list(config.get("options"))):
         if not as_str(as_map(option).get("name")):
             yield where + ("options", index), "DNS option has no name"
 
 
-def pod_field_problems(pod: PodSettings, strict_ips: bool, restart: bool = True):
+def pod_field_problems(pod: PodSettings, strict_ips: bool, restart: bool = True, user_namespaces: bool = True):
     """What the API server refuses in a pod's own settings (`strict_ips`: Kubernetes 1.36 or later; `restart`:
-    whether to read the restart policy, which a Job or Deployment-like workload's rule reads its own way)."""
+    whether to read the restart policy, which a Job or Deployment-like workload's rule reads its own way;
+    `user_namespaces`: Kubernetes 1.33 or later, where the server keeps hostUsers)."""
     spec = pod.spec
     if spec.keys().isdisjoint(_POD_KEYS):
         return  # most pods set none of these: this runs for every pod of every file
@@ -121,15 +130,18 @@ def pod_field_problems(pod: PodSettings, strict_ips: bool, restart: bool = True)
             yield at(key), f"{key} {text!r} {dns1123_label_problem(text)}"
     for key, what in _NAMED:
         text = as_str(spec.get(key))
+        if key == "serviceAccountName" and not text:  # the server copies the deprecated field over
+            text = as_str(spec.get("serviceAccount")) or text
         if text is not None and (text or key == "runtimeClassName") and dns1123_subdomain_problem(text):
             yield at(key), f"{key} {text!r} is no {what} name: {dns1123_subdomain_problem(text)}"
-    yield from _one_of(spec.get("preemptionPolicy"), PREEMPTION_POLICIES, at("preemptionPolicy"), "preemptionPolicy")
+    yield from _one_of(spec.get("preemptionPolicy"), PREEMPTION_POLICIES, at("preemptionPolicy"), "preemptionPolicy",
+                       defaulted=False)  # a pointer without a default: "" is refused
     if restart:
         yield from _one_of(spec.get("restartPolicy"), RESTART_POLICIES, at("restartPolicy"), "restartPolicy")
     yield from _os_problems(pod)
     if spec.get("shareProcessNamespace") is True and spec.get("hostPID") is True:
         yield at("shareProcessNamespace"), "shareProcessNamespace and hostPID cannot both be true"
-    if spec.get("hostUsers") is False:
+    if spec.get("hostUsers") is False and user_namespaces:  # before 1.33 the server drops hostUsers
         for key in ("hostNetwork", "hostPID", "hostIPC"):
             if spec.get(key) is True:
                 yield at(key), f"{key}: true is refused beside hostUsers: false (a user namespace)"
@@ -149,18 +161,18 @@ def _os_problems(pod: PodSettings):
         return
     name = as_str(os_settings.get("name"))
     if name is None or name == "":
-        yield pod.field_path("os"), "os names no operating system (linux or windows)"
+        yield pod.field_path("os") + ("name",), "os names no operating system (linux or windows)"
         return
     if name not in OPERATING_SYSTEMS:
         yield pod.field_path("os") + ("name",), f"os name {name!r} is not one of {', '.join(OPERATING_SYSTEMS)}"
         return
     if name != "linux":
         return  # a Windows pod's restrictions are not read: the NIM runs on Linux
-    if "windowsOptions" in as_map(pod.spec.get("securityContext")):
-        yield pod.field_path("securityContext", "windowsOptions"), "windowsOptions are refused in a linux pod"
+    if as_map(pod.spec.get("securityContext")).get("windowsOptions") is not None:  # null is unset
+        yield pod.field_path("securityContext") + ("windowsOptions",), "windowsOptions are refused in a linux pod"
     for kind in ("containers", "initContainers"):
         for index, container in enumerate(as_list(pod.spec.get(kind))):
-            if "windowsOptions" in as_map(as_map(container).get("securityContext")):
+            if as_map(as_map(container).get("securityContext")).get("windowsOptions") is not None:
                 yield pod.field_path(kind) + (index, "securityContext", "windowsOptions"), \
                     "windowsOptions are refused in a linux pod"
 

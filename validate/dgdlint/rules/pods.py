@@ -161,12 +161,13 @@ def _restart_problem(workload: Workload):
 )
 def pod_spec_invalid(model: Model):
     strict_ips, resize = model.release.kubernetes_at_least("1.36"), model.release.kubernetes_at_least("1.33")
+    user_namespaces = resize  # hostUsers is kept from 1.33 too (UserNamespacesSupport)
     for workload in model.workloads:
         own_restart = workload.obj.kind not in _JOB_KINDS + _ALWAYS_KINDS  # else _restart_problem's
         for path, problem in (*_restart_problem(workload), *_count_problems(workload),
                               *_selector_problems(workload), *volume_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
-        for path, problem in pod_field_problems(workload.pod, strict_ips, own_restart):
+        for path, problem in pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
         for container in workload.all_containers:
             for path, problem in _container_problems(workload.obj, container, workload, workload.pod.spec,
@@ -178,7 +179,7 @@ def pod_spec_invalid(model: Model):
             service = as_map(graph.obj.get(component.path)) if graph.shape == "services" else {}
             own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
             for path, problem in (*volume_problems(component.pod),  # the operator adds its own beside them
-                                  *pod_field_problems(component.pod, strict_ips)):
+                                  *pod_field_problems(component.pod, strict_ips, user_namespaces=user_namespaces)):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for container in component.all_containers:
                 replaced = own if container is component.main else ()
