@@ -43,7 +43,12 @@ def is_cosmos_container(container: Container) -> bool:
 
 
 def is_nim_worker(component: Component) -> bool:
-    return component.is_worker and runs_nim(component.main)
+    """A worker that runs the NIM; asked by many rules of every component, so remembered on it (the model is
+    not changed once built)."""
+    known = component.__dict__.get("_nim_worker")
+    if known is None:
+        known = component.__dict__["_nim_worker"] = component.is_worker and runs_nim(component.main)
+    return known
 
 
 def is_cosmos_graph(graph: Graph) -> bool:
@@ -55,7 +60,14 @@ def runs_streaming_frontend(container: Container) -> bool:
 
 
 def is_streaming(graph: Graph) -> bool:
-    """Streaming mode, as any of its parts declares it."""
+    """Streaming mode, as any of its parts declares it (remembered on the graph, as is_nim_worker)."""
+    known = graph.__dict__.get("_streaming")
+    if known is None:
+        known = graph.__dict__["_streaming"] = _declares_streaming(graph)
+    return known
+
+
+def _declares_streaming(graph: Graph) -> bool:
     for component in graph.components:
         main = component.main
         if component.is_frontend and runs_streaming_frontend(main):

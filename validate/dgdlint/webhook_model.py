@@ -9,6 +9,7 @@ have failed the schema stage."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from dgdlint.model import Component, Graph, as_list, as_map, as_str
 from dgdlint.quantity import canonical_quantity, parse_quantity
@@ -87,13 +88,21 @@ class ComponentView:
         return self.component.path
 
     def field(self, *names) -> Value:
-        return _value(self.obj, self.path + tuple(names))
+        node: object = self.raw  # walked from the component, not from the object's root: read many times
+        for name in names:
+            if isinstance(name, int):
+                node = node[name] if isinstance(node, list) and -len(node) <= name < len(node) else None
+            else:
+                node = node.get(name) if isinstance(node, dict) else None
+            if node is None:
+                break
+        return Value(node, self.path + tuple(names))
 
     def experimental_path(self, name: str) -> tuple:
         """Where an experimental setting lives: v1beta1 under `experimental`, v1alpha1 on the service."""
         return self.path + ((name,) if self.alpha else ("experimental", name))
 
-    @property
+    @cached_property
     def raw(self) -> dict:
         return as_map(self.obj.get(self.path))
 
@@ -308,7 +317,7 @@ class GraphView:
     def alpha(self) -> bool:
         return self.graph.shape == "services"
 
-    @property
+    @cached_property
     def components(self) -> list[ComponentView]:
         return [ComponentView(component, self.alpha) for component in self.graph.components]
 

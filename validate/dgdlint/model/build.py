@@ -139,7 +139,7 @@ def _container(obj: KObject, raw: object, path: tuple, env_prefix: list[EnvVar] 
     container = Container(
         obj=obj, path=path, name=as_str(raw.get("name")) or "", image=as_str(raw.get("image")),
         image_path=path + ("image",), command=_strings(raw.get("command")), args=_strings(raw.get("args")),
-        working_dir=as_str(raw.get("workingDir")),
+        working_dir=as_str(raw.get("workingDir")), raw=raw,
     )
     container.env = list(env_prefix or []) + _env_entries(obj, raw.get("env"), path + ("env",), "container")
     container.env_anchor = path + ("env",) if isinstance(raw.get("env"), list) else path

@@ -228,9 +228,12 @@ class Model:
         index = self.memo("pvcs", lambda: {(c.namespace, c.name): c for c in reversed(self.pvcs)})
         return index.get((namespace, name))
 
-    def declared_env(self):
+    def declared_env(self) -> list:
         """(who, container, entry) for each env entry as written, once: a graph-level entry reaches every
         component's container and is named by its graph, any other by the component or workload."""
+        return self.memo("declared-env", lambda: list(self._declared_env()))
+
+    def _declared_env(self):
         seen = set()
         for owner, container, _pod in self.all_containers():
             for entry in container.env:

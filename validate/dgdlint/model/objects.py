@@ -158,6 +158,7 @@ class Container:
     limits: dict[str, tuple[str, tuple]] = field(default_factory=dict)
     mounts: list[Mount] = field(default_factory=list)
     env_anchor: tuple = ()  # where this container's env is declared (v1alpha1: the service's envs)
+    raw: dict = field(default_factory=dict, repr=False)  # as written: the API server's own checks read it
 
     def env_path(self, name: str) -> tuple:
         """Where a finding about env `name` points: its effective entry, else the env list it belongs in."""

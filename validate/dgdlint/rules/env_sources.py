@@ -161,7 +161,7 @@ def env_source_invalid(model: Model):
             label = obj.label if where[:1] == ("spec",) and len(where) == 2 else owner.label
             for path, problem in _entry_problems(entries, where, files):
                 yield Hit(obj, path, f"{label}: {problem}")
-        raw = as_map(obj.get(container.path))
+        raw = container.raw
         if raw.get("envFrom"):
             for path, problem in env_from_problems(raw, container.path):
                 yield Hit(obj, path, f"{owner.label}: {problem}")

@@ -117,13 +117,11 @@ def pod_field_problems(pod: PodSettings, strict_ips: bool, restart: bool = True,
         problem = qualified_name_problem(condition) if condition else "is required"
         if problem:
             yield at("readinessGates") + (index, "conditionType"), f"readiness gate {condition or ''!r} {problem}"
-    seen: set[str] = set()
-    for index, gate in enumerate(as_list(spec.get("schedulingGates"))):
+    for index, gate in enumerate(as_list(spec.get("schedulingGates"))):  # a repeat: the list keys' check
         name = as_str(as_map(gate).get("name")) or ""
-        problem = qualified_name_problem(name) or ("is named twice" if name in seen else None)
+        problem = qualified_name_problem(name)
         if problem:
             yield at("schedulingGates") + (index,), f"scheduling gate {name!r} {problem}"
-        seen.add(name)
     for key in ("hostname", "subdomain"):
         text = as_str(spec.get(key))
         if text and dns1123_label_problem(text):

@@ -47,7 +47,7 @@ def _container_problems(obj, container, workload: Workload | None, pod_spec: dic
                         set_elsewhere: tuple[str, ...] = (), resize: bool = True):
     """What the pod validation refuses in one container; for a DGD's (`workload` None) only what the operator
     leaves as written: the name, the ports and the env names (it adds volumes, ports and the image)."""
-    raw = as_map(obj.get(container.path))
+    raw = container.raw
     name = as_str(raw.get("name"))
     if name:
         problem = dns1123_label_problem(name)
@@ -143,7 +143,7 @@ def _restart_problem(workload: Workload):
     labels and annotations only and a claim's spec; a mount's subPath stays inside its volume. A
     pod's dnsPolicy is one of four (None with a dnsConfig nameserver), its dnsConfig has at most 3
     nameservers that are IP addresses and search domains that are DNS names; host aliases have IP addresses
-    and DNS names; readiness and scheduling gates are qualified names (a scheduling gate once); hostname
+    and DNS names; readiness and scheduling gates are qualified names; hostname
     and subdomain are DNS labels; service account, node, priority and runtime class names are DNS names;
     preemptionPolicy, restartPolicy and os.name take their known values (a linux pod sets no
     windowsOptions); shareProcessNamespace goes without hostPID, hostUsers: false without host namespaces;

@@ -135,7 +135,7 @@ def security_problems(pod: PodSettings, containers: list[tuple[dict, tuple]], re
 
 
 def _containers(obj, containers) -> list[tuple[dict, tuple]]:
-    return [(as_map(obj.get(container.path)), container.path) for container in containers]
+    return [(container.raw, container.path) for container in containers]
 
 
 @rule(
