@@ -8,7 +8,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from dgdlint.model import Container, KObject, as_list, as_str
+from dgdlint.model import Container, as_list, as_str
 
 SHELLS = ("sh", "bash", "dash", "ash", "zsh", "ksh")
 
@@ -158,10 +158,10 @@ def lex_script(script: str) -> list[str]:
     return [word.strip() for word in words if word.strip()]
 
 
-def _raw_strings(obj: KObject, path: tuple) -> list[tuple[str, tuple]]:
+def _raw_strings(items: object, path: tuple) -> list[tuple[str, tuple]]:
     out = []
-    for index, item in enumerate(as_list(obj.get(path))):
-        text = as_str(item)
+    for index, item in enumerate(as_list(items)):
+        text = item if type(item) is str else as_str(item)  # most are text: the quick way first
         if text is not None:
             out.append((text, path + (index,)))
     return out
@@ -169,8 +169,9 @@ def _raw_strings(obj: KObject, path: tuple) -> list[tuple[str, tuple]]:
 
 def container_flags(container: Container) -> Flags:
     """The container's command and args as tokens; the script of `sh -c`/`bash -lc` is split into words."""
-    words = _raw_strings(container.obj, container.path + ("command",)) + \
-        _raw_strings(container.obj, container.path + ("args",))
+    raw = container.raw
+    words = _raw_strings(raw.get("command"), container.path + ("command",)) + \
+        _raw_strings(raw.get("args"), container.path + ("args",))
     tokens: list[Token] = []
     program = words[0][0].rsplit("/", 1)[-1] if words else ""
     script_next = False
