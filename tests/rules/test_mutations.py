@@ -141,6 +141,12 @@ MUTANTS = [
      "pod-spec-invalid"),  # a search domain's trailing dot refused
     ("rules/pod_fields.py", 'elif restart == "RestartContainer" and (pod_restart == "Never" or',
      'elif restart == "RestartContainer" and (', "pod-spec-invalid"),  # RestartContainer taken in a Never pod
+    ("rules/jobs.py", "if dns1123_label_problem(hostname):", "if len(hostname) >= 63:",
+     "pod-spec-invalid"),  # an Indexed Job's 63-character hostname refused
+    ("rules/jobs.py", 'if spec.get("completions") is None and spec.get("parallelism") is not None:',
+     'if spec.get("completions") is None:', "pod-spec-invalid"),  # the defaults of an Indexed Job forgotten
+    ("rules/jobs.py", "if selects(selector, expected) is False:", "if True:",
+     "pod-spec-invalid"),  # a selector on the generated job-name label refused
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "(after is None or after.text != before.text)",
      "(after is None or after.text.lower() != before.text.lower())",

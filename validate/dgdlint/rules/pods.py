@@ -10,6 +10,7 @@ written and mount paths, probes and hooks, a v1alpha1 service's own probes, pod 
 from __future__ import annotations
 
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
+from dgdlint.rules.jobs import job_spec_problems
 from dgdlint.rules.pod_fields import container_field_problems, pod_field_problems
 from dgdlint.rules.probes import container_behaviour_problems, probe_problems
 from dgdlint.rules.registry import Hit, rule
@@ -131,7 +132,13 @@ def _restart_problem(workload: Workload):
     means Always, which a Job refuses. A Deployment, StatefulSet, DaemonSet or ReplicaSet whose selector
     is empty, invalid (a label key or value out of syntax, an operator without the values it needs) or
     does not select its own pod template's labels is refused. A Job's counts and durations
-    (backoffLimit, parallelism, ttlSecondsAfterFinished, ...) must not be negative, a pod's
+    (backoffLimit, parallelism, ttlSecondsAfterFinished, ...) must not be negative; its selector is the
+    server's unless manualSelector is true (then it must select the template's labels), and its pods carry
+    no job-name label of another name; completionMode is NonIndexed or Indexed, and only an Indexed Job
+    takes backoffLimitPerIndex, maxFailedIndexes and a successPolicy (and a name that, with its last index,
+    is a pod hostname); a podFailurePolicy has known actions (FailIndex with backoffLimitPerIndex), rules
+    on exit codes (In or NotIn, ordered, unique, no 0 with In, of a container the pod has) or on pod
+    conditions, restartPolicy Never, and podReplacementPolicy Failed; managedBy is a domain-prefixed path. A pod's
     activeDeadlineSeconds is at least 1. A probe or lifecycle hook has one handler (an exec one with a
     command), ports in range or valid port names, HTTP or HTTPS as its scheme; a liveness or startup
     probe's successThreshold is 1, a readiness probe sets no terminationGracePeriodSeconds, counts are not
@@ -164,7 +171,7 @@ def pod_spec_invalid(model: Model):
     user_namespaces = resize  # hostUsers is kept from 1.33 too (UserNamespacesSupport)
     for workload in model.workloads:
         own_restart = workload.obj.kind not in _JOB_KINDS + _ALWAYS_KINDS  # else _restart_problem's
-        for path, problem in (*_restart_problem(workload), *_count_problems(workload),
+        for path, problem in (*_restart_problem(workload), *_count_problems(workload), *job_spec_problems(workload),
                               *_selector_problems(workload), *volume_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for path, problem in pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces):
