@@ -1,5 +1,5 @@
 """Generated documentation: the README's preset table, values reference and rule table, docs/rules.md and
-docs/parity.md.
+docs/parity.md; and the chart's files/value-shapes.yaml (from its values schema).
 
 `--write` regenerates them in place; `--check` fails (exit 1) when the committed text has drifted."""
 
@@ -55,8 +55,10 @@ def expected_files() -> dict[Path, str]:
     for name, body in sections().items():
         readme = fill(readme, name, body)
     from dgdlint.parity import parity_page
+    from dgdlint.tools.value_shapes import shapes_yaml
 
-    return {README: readme, RULES_DOC: rules_page(), PARITY_DOC: parity_page()}
+    return {README: readme, RULES_DOC: rules_page(), PARITY_DOC: parity_page(),
+            CHART / "files" / "value-shapes.yaml": shapes_yaml(CHART)}
 
 
 def main(argv: list[str] | None = None) -> int:
