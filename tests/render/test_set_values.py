@@ -36,11 +36,16 @@ CASES = {
     "a map under a chart default map": ((), ("nested.add=2",), ()),
     "empty values": ((), ("a=", "b=,c=1", "l={}"), ()),
     "two files then an index": ((FILE, "list:\n  - {only: x}\n"), ("list[0].more=y",), ()),
+    "an index with no value": ((FILE,), ("list[0]", "grid[0][0]", "fresh[0]"), ()),
+    "an index and a dot with no value": ((FILE,), ("list[1].", "list[5].", "list[0].c."), ()),
+    "an empty key under a file's map": ((FILE,), ("map.=1", "map..b=2"), ("map.=3",)),
 }
 REFUSED = {
     "a key under a list": ((FILE,), ("list.b=1",), ()),
     "an index into a map": ((FILE,), ("map[0]=1",), ()),
     "a malformed expression": ((), ("list[x]=1",), ()),
+    "a key under a number": ((FILE,), ("list[0].b.c=1",), ()),
+    "an empty key under a fresh map": ((), ("fresh.=1",), ()),
 }
 
 

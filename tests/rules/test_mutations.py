@@ -145,8 +145,12 @@ MUTANTS = [
      "pod-spec-invalid"),  # an Indexed Job's 63-character hostname refused
     ("rules/jobs.py", 'if spec.get("completions") is None and spec.get("parallelism") is not None:',
      'if spec.get("completions") is None:', "pod-spec-invalid"),  # the defaults of an Indexed Job forgotten
-    ("rules/jobs.py", "if selects(selector, expected) is False:", "if True:",
+    ("rules/jobs.py", "if selects(selector, generated) is False:", "if True:",
      "pod-spec-invalid"),  # a selector on the generated job-name label refused
+    ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",
+     "claim-spec-invalid"),  # a snapshot without its apiGroup taken
+    ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',
+     "pod-spec-invalid"),  # a pod condition without a status refused, though the server makes it True
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "(after is None or after.text != before.text)",
      "(after is None or after.text.lower() != before.text.lower())",

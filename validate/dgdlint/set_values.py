@@ -56,41 +56,57 @@ class _Reader:
 def apply_set(values: dict, expression: str, parse: Parse) -> None:
     """Write one `--set` (`parse` Helm's parse_set_string) or `--set-string` (parse_set_string_values)
     expression into `values`, in place."""
-    parse(expression)  # Helm's own checks and messages for a malformed expression
+    try:
+        parse(expression)  # Helm's own checks and messages for a malformed expression
+    except Exception as error:  # noqa: BLE001 - Helm's error type is the caller's module's
+        if not ("key map" in str(error) and "has no value" in str(error)):
+            raise  # ... but an empty map key (`a.=1`) is refused only where the values have no map there
     reader = _Reader(expression)
     while reader.pos < len(expression):
-        _key(reader, values, parse)
+        if not _key(reader, values, parse):
+            break  # the expression ended before a value: what it named is left as it was, as Helm leaves it
 
 
 def _value(reader: _Reader, parse: Parse) -> object:
     return parse("v=" + reader.value_text())["v"]
 
 
-def _key(reader: _Reader, data: dict, parse: Parse) -> None:
+def _key(reader: _Reader, data: dict, parse: Parse) -> bool:
+    """One `key...=value` into `data`; False when the text ends before the value."""
     name, stop = reader.until("=[,.")
+    if stop is None:
+        return False
     if stop == "[":
         index = int(reader.until("]")[0])
         current = data.get(name, [])
         if not isinstance(current, list):
             raise SetError(f"{name} is not a list in the values, so {name}[{index}] cannot be set")
-        items = _list_item(reader, list(current), index, parse)
+        items, done = _list_item(reader, list(current), index, parse)
         if name:
             data[name] = items
-    elif stop == "=":
+        return done
+    if stop == "=":
         value = _value(reader, parse)
         if name:
             data[name] = value
-    elif stop == ".":
+        return True
+    if stop == ".":
         inner = data.get(name, {})
         if not isinstance(inner, dict):
             raise SetError(f"{name} is not a map in the values, so a key under it cannot be set")
-        _key(reader, inner, parse)
+        done = _key(reader, inner, parse)
+        if done and not inner:
+            raise SetError(f'key map "{name}" has no value')
         if inner and name:
             data[name] = inner
+        return done
+    return True  # a ",": Helm's parser has refused it already
 
 
-def _list_item(reader: _Reader, items: list, index: int, parse: Parse) -> list:
+def _list_item(reader: _Reader, items: list, index: int, parse: Parse) -> tuple[list, bool]:
     _, stop = reader.until("[.=")
+    if stop is None:
+        return items, False
     if stop == "=":
         value = _value(reader, parse)
     elif stop == "[":
@@ -98,11 +114,16 @@ def _list_item(reader: _Reader, items: list, index: int, parse: Parse) -> list:
         current = items[index] if index < len(items) and items[index] is not None else []
         if not isinstance(current, list):
             raise SetError(f"item {index} is not a list in the values, so item [{nested}] of it cannot be set")
-        value = _list_item(reader, list(current), nested, parse)
+        value, done = _list_item(reader, list(current), nested, parse)
+        if not done:
+            return items, False
     else:  # "." : a map item, kept and written into when the list has one at this index
         value = items[index] if index < len(items) and isinstance(items[index], dict) else {}
-        _key(reader, value, parse)
+        if index < len(items):
+            items[index] = value  # an item of another kind is made a map before the key is read, as Helm does
+        if not _key(reader, value, parse):
+            return items, False
     if len(items) <= index:
         items.extend([None] * (index + 1 - len(items)))
     items[index] = value
-    return items
+    return items, True

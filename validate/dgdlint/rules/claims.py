@@ -10,6 +10,7 @@ from dgdlint.cosmos import placeholder_in
 from dgdlint.model import Model, Pvc, as_list, as_map, as_str
 from dgdlint.quantity import go_quantity
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.rules.selectors import selector_problems
 from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem, qualified_name_problem
 
 ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
@@ -59,8 +60,9 @@ def template_claim_problems(ephemeral: dict, where: tuple):
         return
     where = where + ("volumeClaimTemplate",)
     metadata = as_map(template.get("metadata"))
-    for key in metadata:
-        if key not in ("labels", "annotations") and metadata[key] is not None:
+    for key, value in metadata.items():  # a zero value ("", 0, false) is unset, as the server compares them
+        if key not in ("labels", "annotations") and value is not None and not (value in ("", 0) and
+                                                                                not isinstance(value, list)):
             yield where + ("metadata", key), f"a claim template's metadata takes labels and annotations only, " \
                                              f"not {key} (the claim is named after the pod and the volume)"
     for key, value in as_map(metadata.get("labels")).items():
@@ -76,6 +78,30 @@ def template_claim_problems(ephemeral: dict, where: tuple):
     storage = as_str(as_map(as_map(spec.get("resources")).get("requests")).get("storage"))
     modes = [mode for mode in (as_str(item) for item in as_list(spec.get("accessModes"))) if mode]
     yield from _spec_problems(modes, storage, as_str(spec.get("storageClassName")), where + ("spec",))
+    yield from written_spec_problems(spec, where + ("spec",))
+
+
+def written_spec_problems(spec: dict, where: tuple):
+    """What a written claim spec holds beyond access, size and class: its volumeMode, selector and data
+    source (a kind and a name; without an apiGroup, a PersistentVolumeClaim)."""
+    mode = as_str(spec.get("volumeMode"))
+    if mode is not None and mode not in ("Block", "Filesystem"):
+        yield where + ("volumeMode",), f"volumeMode {mode!r} is not Block or Filesystem"
+    if isinstance(spec.get("selector"), dict):
+        yield from selector_problems(spec["selector"], where + ("selector",))
+    for key in ("dataSource", "dataSourceRef"):
+        source = spec.get(key)
+        if not isinstance(source, dict):
+            continue
+        kind, name, group = (as_str(source.get(field)) or "" for field in ("kind", "name", "apiGroup"))
+        for field, text in (("name", name), ("kind", kind)):
+            if not text:
+                yield where + (key, field), f"{key} names no {field}"
+        if not group and kind and kind != "PersistentVolumeClaim":
+            yield where + (key,), f"{key} of kind {kind!r} needs its apiGroup (without one, it is a " \
+                                  "PersistentVolumeClaim)"
+        elif group and dns1123_subdomain_problem(group):
+            yield where + (key, "apiGroup"), f"{key} apiGroup {group!r} {dns1123_subdomain_problem(group)}"
 
 
 @rule(
@@ -83,7 +109,9 @@ def template_claim_problems(ephemeral: dict, where: tuple):
     title="Claims have a supported access mode and a storage request above zero",
     rationale="""The API server refuses a PersistentVolumeClaim without an access mode, with one it does not
     know, with ReadWriteOncePod beside another, without a storage request or with one that is not above
-    zero, or with a storage class name that is not a DNS subdomain. A claim object is refused when applied;
+    zero, with a storage class name that is not a DNS subdomain, a volumeMode other than Block or
+    Filesystem, an invalid selector, or a data source without a kind or name (or of another kind than
+    PersistentVolumeClaim without its apiGroup). A claim object is refused when applied;
     a v1alpha1 `spec.pvcs` entry with `create: true` passes with the graph, and the claim the operator makes
     from it is refused, so the workers wait for a volume that never comes.""",
     remediation="Give the claim an access mode such as ReadWriteMany and a storage size such as 200Gi.",
@@ -91,6 +119,7 @@ def template_claim_problems(ephemeral: dict, where: tuple):
 )
 def claim_spec_invalid(model: Model):
     for pvc in model.pvcs:
-        for path, problem in claim_problems(pvc):
+        written = written_spec_problems(as_map(pvc.obj.value.get("spec")), ("spec",)) if pvc.path == () else ()
+        for path, problem in (*claim_problems(pvc), *written):
             what = pvc.obj.label if pvc.path == () else f"{pvc.obj.label}: the claim {pvc.name} it creates"
             yield Hit(pvc.obj, path, f"{what} {problem}")
