@@ -18,10 +18,12 @@ def operator_pod(graph: dict) -> dict:
         component = graph["spec"]["components"][0]
         name, kind = component["name"], component.get("type", "")
         spec = component["podTemplate"]["spec"]
+        written = component["podTemplate"].get("metadata") or {}
     else:
         name, service = next(iter(graph["spec"]["services"].items()))
         kind = service.get("componentType", "")
         spec = dict(service.get("extraPodSpec") or {})
+        written = service.get("extraPodMetadata") or {}  # the operator's pod template metadata
         main = dict(spec.pop("mainContainer", {}), name="main")
         main.setdefault("image", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0")
         main.update({probe: service[probe] for probe in ("livenessProbe", "readinessProbe") if probe in service})
@@ -33,4 +35,7 @@ def operator_pod(graph: dict) -> dict:
     labels = {"nvidia.com/dynamo-graph-deployment-name": graph["metadata"]["name"],
               "nvidia.com/dynamo-component": name, "nvidia.com/dynamo-namespace": "default",
               "nvidia.com/dynamo-component-type": kind}
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker", "labels": labels}, "spec": spec}
+    metadata = {"name": "worker", "labels": {**(written.get("labels") or {}), **labels}}
+    if written.get("annotations"):
+        metadata["annotations"] = written["annotations"]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}

@@ -40,14 +40,19 @@ def _problems(obj):
             if custom:  # a built-in kind's schema says so already
                 yield ("metadata", key), f"metadata.{key} must be a mapping of strings"
             continue
-        for entry, value in table.items():
-            problem = qualified_name_problem(str(entry))
-            if problem:
-                yield ("metadata", key, entry), f"{key[:-1]} key {str(entry)!r} {problem}"
-            elif key == "labels" and isinstance(value, str):
-                problem = label_value_problem(value)
-                if problem:  # the value of a label is never a secret: shown
-                    yield ("metadata", key, entry), f"label {entry} value {value!r} {problem}"
+        yield from table_problems(table, key, ("metadata", key))
+
+
+def table_problems(table: dict, key: str, at: tuple):
+    """A labels or annotations map (`key`): keys and label values of Kubernetes' syntax."""
+    for entry, value in table.items():
+        problem = qualified_name_problem(str(entry).lower() if key == "annotations" else str(entry))
+        if problem:
+            yield at + (entry,), f"{key[:-1]} key {str(entry)!r} {problem}"
+        elif key == "labels" and isinstance(value, str):
+            problem = label_value_problem(value)
+            if problem:  # the value of a label is never a secret: shown
+                yield at + (entry,), f"label {entry} value {value!r} {problem}"
 
 
 @rule(

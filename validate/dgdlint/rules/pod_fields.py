@@ -12,6 +12,7 @@ import re
 
 from dgdlint.model import PodSettings, as_list, as_map, as_str
 from dgdlint.rules.addresses import is_ip_sloppy
+from dgdlint.rules.metadata import table_problems
 from dgdlint.rules.syntax import as_int, dns1123_label_problem, dns1123_subdomain_problem, qualified_name_problem
 
 DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
@@ -151,6 +152,20 @@ def pod_field_problems(pod: PodSettings, strict_ips: bool, restart: bool = True,
                 if host and own is not None and host != own:
                     yield at("containers") + (index, "ports", number, "hostPort"), \
                         f"hostPort {host} is not its containerPort {own}, as hostNetwork: true needs"
+
+
+def template_metadata_problems(pod: PodSettings):
+    """The labels and annotations written for the pods a spec makes (a workload's pod template, a DGD
+    component's podTemplate metadata or v1alpha1 extraPodMetadata, which the operator puts on its pods); a
+    Pod's own are object-metadata-invalid's."""
+    owner = pod.path[:-1]
+    where = owner + (("extraPodMetadata",) if pod.path[-1:] == ("extraPodSpec",) else ("metadata",))
+    if where == ("metadata",):
+        return
+    metadata = as_map(pod.obj.get(where))
+    for key in ("labels", "annotations"):
+        if isinstance(metadata.get(key), dict):
+            yield from table_problems(metadata[key], key, where + (key,))
 
 
 def _os_problems(pod: PodSettings):

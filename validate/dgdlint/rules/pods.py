@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
 from dgdlint.rules.jobs import job_spec_problems
-from dgdlint.rules.pod_fields import container_field_problems, pod_field_problems
+from dgdlint.rules.pod_fields import container_field_problems, pod_field_problems, template_metadata_problems
 from dgdlint.rules.probes import container_behaviour_problems, probe_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems, selects
@@ -150,7 +150,9 @@ def _restart_problem(workload: Workload):
     labels and annotations only and a claim's spec; a mount's subPath stays inside its volume. A
     pod's dnsPolicy is one of four (None with a dnsConfig nameserver), its dnsConfig has at most 3
     nameservers that are IP addresses and search domains that are DNS names; host aliases have IP addresses
-    and DNS names; readiness and scheduling gates are qualified names; hostname
+    and DNS names; a pod template's label keys and values and annotation keys are of Kubernetes' syntax (a
+    DGD's podTemplate metadata and extraPodMetadata go on its pods); readiness and scheduling gates are
+    qualified names; hostname
     and subdomain are DNS labels; service account, node, priority and runtime class names are DNS names;
     preemptionPolicy, restartPolicy and os.name take their known values (a linux pod sets no
     windowsOptions); shareProcessNamespace goes without hostPID, hostUsers: false without host namespaces;
@@ -174,7 +176,8 @@ def pod_spec_invalid(model: Model):
         for path, problem in (*_restart_problem(workload), *_count_problems(workload), *job_spec_problems(workload),
                               *_selector_problems(workload), *volume_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
-        for path, problem in pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces):
+        for path, problem in (*pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces),
+                              *template_metadata_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
         for container in workload.all_containers:
             for path, problem in _container_problems(workload.obj, container, workload, workload.pod.spec,
@@ -186,7 +189,8 @@ def pod_spec_invalid(model: Model):
             service = as_map(graph.obj.get(component.path)) if graph.shape == "services" else {}
             own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
             for path, problem in (*volume_problems(component.pod),  # the operator adds its own beside them
-                                  *pod_field_problems(component.pod, strict_ips, user_namespaces=user_namespaces)):
+                                  *pod_field_problems(component.pod, strict_ips, user_namespaces=user_namespaces),
+                                  *template_metadata_problems(component.pod)):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for container in component.all_containers:
                 replaced = own if container is component.main else ()
