@@ -8,27 +8,13 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 
 from dgdlint.model import KObject, Model, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.rules.syntax import config_map_key_problem
 
-_KEY = re.compile(r"[-._a-zA-Z0-9]+", re.ASCII)
 # The key an image pull secret's type needs, holding a JSON object.
 _DOCKER_TYPES = {"kubernetes.io/dockerconfigjson": ".dockerconfigjson", "kubernetes.io/dockercfg": ".dockercfg"}
-
-
-def key_problem(key: str) -> str | None:
-    """Kubernetes' IsConfigMapKey."""
-    if len(key) > 253:
-        return "must be no more than 253 characters"
-    if not _KEY.fullmatch(key):
-        return "must consist of letters, digits, '-', '_' or '.'"
-    if key in (".", ".."):
-        return f"must not be {key!r}"
-    if key.startswith(".."):
-        return "must not start with '..'"
-    return None
 
 
 def _decoded(text: str) -> bytes | None:
@@ -42,7 +28,7 @@ def _decoded(text: str) -> bytes | None:
 def _key_problems(obj: KObject, sections: tuple[str, ...]):
     for section in sections:
         for key in as_map(obj.value.get(section)):
-            problem = key_problem(str(key))
+            problem = config_map_key_problem(str(key))
             if problem:
                 yield (section, key), f"key {str(key)!r} {problem}"
 
