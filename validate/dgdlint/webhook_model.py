@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from dgdlint.model import Component, Graph, as_list, as_map, as_str
+from dgdlint.model import Component, Graph, as_list, as_map, as_str, walk
 from dgdlint.quantity import canonical_quantity, parse_quantity
 from dgdlint.release import NEWEST, Release
 
@@ -88,15 +88,8 @@ class ComponentView:
         return self.component.path
 
     def field(self, *names) -> Value:
-        node: object = self.raw  # walked from the component, not from the object's root: read many times
-        for name in names:
-            if isinstance(name, int):
-                node = node[name] if isinstance(node, list) and -len(node) <= name < len(node) else None
-            else:
-                node = node.get(name) if isinstance(node, dict) else None
-            if node is None:
-                break
-        return Value(node, self.path + tuple(names))
+        # walked from the component, not from the object's root: read many times
+        return Value(walk(self.raw, names), self.path + tuple(names))
 
     def experimental_path(self, name: str) -> tuple:
         """Where an experimental setting lives: v1beta1 under `experimental`, v1alpha1 on the service."""

@@ -24,10 +24,11 @@ from dgdlint.model.objects import (
     canonical_json,
     is_gpu_resource,
     parse_count,
+    walk,
 )
 
 __all__ = [
     "Component", "Container", "DEFAULT_GPU_RESOURCE", "DGD_KIND", "DYNAMO_GROUP", "EnvVar", "Graph", "KObject",
     "Model", "Mount", "PodSettings", "Pvc", "WORKLOAD_POD_SPEC", "Workload", "as_list", "as_map", "as_str",
-    "build_model", "canonical_json", "is_gpu_resource", "parse_count"
+    "build_model", "canonical_json", "is_gpu_resource", "parse_count", "walk"
 ]

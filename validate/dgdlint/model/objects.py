@@ -29,6 +29,18 @@ def as_map(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def walk(node: object, path) -> object:
+    """The value at `path` (keys and list indexes) under `node`, None where it stops."""
+    for part in path:
+        if isinstance(part, int):
+            node = node[part] if isinstance(node, list) and -len(node) <= part < len(node) else None
+        else:
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is None:
+            return None
+    return node
+
+
 def as_list(value: object) -> list:
     return value if isinstance(value, list) else []
 
@@ -108,15 +120,7 @@ class KObject:
         return Location(self.file, line, column, format_path(path), note)
 
     def get(self, path: tuple) -> object:
-        node: object = self.value
-        for part in path:
-            if isinstance(part, int):
-                node = node[part] if isinstance(node, list) and -len(node) <= part < len(node) else None
-            else:
-                node = node.get(part) if isinstance(node, dict) else None
-            if node is None:
-                return None
-        return node
+        return walk(self.value, path)
 
 
 @dataclass
