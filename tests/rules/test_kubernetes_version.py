@@ -17,12 +17,15 @@ import pytest
 from dgdlint.engine import check_paths
 from dgdlint.schema import SchemaStage
 
-FIXTURES = Path(__file__).parent / "network-policy-invalid" / "fail"
 STRICT_ONLY = ("netpol-cidr-host-bits.yaml", "netpol-cidr-leading-zero.yaml", "netpol-cidr-ipv4-mapped.yaml")
 
 
-def rule_findings(name: str, version: str | None, rule: str = "network-policy-invalid") -> list:
-    folder = FIXTURES if rule == "network-policy-invalid" else Path(__file__).parent / rule / "pass"
+def rule_findings(name: str, version: str | None, rule: str = "network-policy-invalid",
+                  outcome: str | None = None) -> list:
+    """`rule`'s findings on one of its fixtures (under fail/ for network-policy-invalid, else pass/, unless
+    `outcome` says), checked against Kubernetes `version`."""
+    outcome = outcome or ("fail" if rule == "network-policy-invalid" else "pass")
+    folder = Path(__file__).parent / rule / outcome
     stage = SchemaStage(None, version)
     return [f for f in check_paths([str(folder / name)], stage).findings if f.rule == rule]
 
@@ -48,14 +51,14 @@ def test_spread_match_label_keys_the_selector_names_are_refused_before_the_merge
     assert rule_findings("job-match-label-keys.yaml", "1.34", "scheduling-spec-invalid") == []
 
 
-def test_proc_mount_is_read_from_1_33_when_the_server_stops_making_it_default():
-    fixture = "job-proc-mount-unmasked-host-users.yaml"
-    folder = Path(__file__).parent / "security-context-invalid" / "fail"
-    def findings(version):
-        return [f for f in check_paths([str(folder / fixture)], SchemaStage(None, version)).findings
-                if f.rule == "security-context-invalid"]
-    assert findings("1.33") and findings(None)
-    assert findings("1.32") == []
+@pytest.mark.parametrize(("rule", "fixture"), [
+    ("security-context-invalid", "job-proc-mount-unmasked-host-users.yaml"),  # procMount, no longer Default
+    ("pod-spec-invalid", "job-resize-policy-gpu.yaml"),  # resizePolicy (InPlacePodVerticalScaling)
+    ("pod-spec-invalid", "job-host-users-host-network.yaml"),  # hostUsers (UserNamespacesSupport)
+])
+def test_what_an_older_server_drops_unread_is_read_from_1_33(rule, fixture):
+    assert rule_findings(fixture, "1.33", rule, "fail") and rule_findings(fixture, None, rule, "fail")
+    assert rule_findings(fixture, "1.32", rule, "fail") == []
 
 
 LEADING_ZEROS_JOB = """apiVersion: batch/v1
@@ -84,32 +87,9 @@ def test_a_pod_s_dns_and_host_alias_addresses_are_read_strictly_from_1_36():
 
 
 def test_a_file_key_ref_is_an_env_source_from_1_35():
-    folder = Path(__file__).parent / "env-source-invalid" / "pass"
-
     def findings(version):
-        return [f.message for f in check_paths([str(folder / "job-env-sources-valid.yaml")],
-                                               SchemaStage(None, version)).findings
-                if f.rule == "env-source-invalid"]
+        return [f.message for f in rule_findings("job-env-sources-valid.yaml", version, "env-source-invalid")]
     assert findings("1.35") == findings(None) == []
     [dropped] = findings("1.34")
     assert "names no source" in dropped and "fileKeyRef needs Kubernetes 1.35" in dropped
 
-
-def test_a_resize_policy_is_read_from_1_33():
-    folder = Path(__file__).parent / "pod-spec-invalid" / "fail"
-
-    def findings(version):
-        return [f for f in check_paths([str(folder / "job-resize-policy-gpu.yaml")],
-                                       SchemaStage(None, version)).findings if f.rule == "pod-spec-invalid"]
-    assert findings("1.33") and findings(None)
-    assert findings("1.32") == []
-
-
-def test_host_users_is_read_from_1_33():
-    folder = Path(__file__).parent / "pod-spec-invalid" / "fail"
-
-    def findings(version):
-        return [f for f in check_paths([str(folder / "job-host-users-host-network.yaml")],
-                                       SchemaStage(None, version)).findings if f.rule == "pod-spec-invalid"]
-    assert findings("1.33") and findings(None)
-    assert findings("1.32") == []
