@@ -1,7 +1,7 @@
 """IP addresses and CIDRs as the API server reads them (written from k8s.io/utils' sloppy parsers, which
 take IPv4 octets with leading zeros, and apimachinery's strict CIDR validation, on by default since
 Kubernetes 1.36: no leading zeros, no IPv4-mapped IPv6, no bits set past the prefix length; before, the
-server only warned of those)."""
+server only warned of those), for CIDRs and for the addresses of legacy fields alike."""
 
 from __future__ import annotations
 
@@ -25,6 +25,22 @@ def is_ip_sloppy(text: str) -> bool:
     return True
 
 
+def _leading_zero_octet(address: str) -> bool:
+    return "." in address and ":" not in address and any(len(o) > 1 and o.startswith("0") for o in address.split("."))
+
+
+def ip_problem(text: str, strict: bool) -> str | None:
+    """An address of a legacy field (hostAliases, dnsConfig): as k8s.io/utils reads it; with `strict` (1.36
+    on) without leading zeros or an IPv4-mapped IPv6 form."""
+    if not is_ip_sloppy(text):
+        return "is not a valid IP address such as 10.9.8.7 or 2001:db8::ffff"
+    if strict and _leading_zero_octet(text):
+        return "must not have leading 0s"
+    if strict and ":" in text and ipaddress.IPv6Address(text).ipv4_mapped is not None:
+        return "must not be an IPv4-mapped IPv6 address"
+    return None
+
+
 def parse_cidr(text: str, strict: bool = True) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network | None,
                                                          str | None]:
     """(network, problem): the network the CIDR names (None when it names none) and what the API server says
@@ -33,8 +49,7 @@ def parse_cidr(text: str, strict: bool = True) -> tuple[ipaddress.IPv4Network | 
     address, slash, bits = text.partition("/")
     if not slash or not bits.isascii() or not bits.isdigit() or not is_ip_sloppy(address):
         return None, invalid
-    leading_zero = (len(bits) > 1 and bits.startswith("0")) or \
-        ("." in address and ":" not in address and any(len(o) > 1 and o.startswith("0") for o in address.split(".")))
+    leading_zero = (len(bits) > 1 and bits.startswith("0")) or _leading_zero_octet(address)
     if ":" in address:
         ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.IPv6Address(address)
     else:

@@ -7,11 +7,10 @@ policy, port protocols and resize policy. Each function yields (path, problem)."
 
 from __future__ import annotations
 
-import ipaddress
 import re
 
 from dgdlint.model import PodSettings, as_list, as_map, as_str
-from dgdlint.rules.addresses import is_ip_sloppy
+from dgdlint.rules.addresses import ip_problem
 from dgdlint.rules.metadata import table_problems
 from dgdlint.rules.syntax import as_int, dns1123_label_problem, dns1123_subdomain_problem, qualified_name_problem
 
@@ -42,18 +41,6 @@ def _one_of(value: object, allowed: tuple[str, ...], where: tuple, name: str, de
         return
     if text not in allowed:
         yield where, f"{name} {text!r} is not one of {', '.join(allowed)}" if text else f"{name} is empty"
-
-
-def ip_problem(text: str, strict: bool) -> str | None:
-    """An address of a legacy field (hostAliases, dnsConfig): as k8s.io/utils reads it; from 1.36 without
-    leading zeros or an IPv4-mapped IPv6 form."""
-    if not is_ip_sloppy(text):
-        return "is not a valid IP address such as 10.9.8.7 or 2001:db8::ffff"
-    if strict and "." in text and ":" not in text and any(len(o) > 1 and o.startswith("0") for o in text.split(".")):
-        return "must not have leading 0s"
-    if strict and ":" in text and ipaddress.IPv6Address(text).ipv4_mapped is not None:
-        return "must not be an IPv4-mapped IPv6 address"
-    return None
 
 
 def _dns_problems(spec: dict, at, strict: bool):

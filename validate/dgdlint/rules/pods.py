@@ -44,7 +44,7 @@ def _port_problems(raw: dict, path: tuple):
             yield where + ("hostPort",), f"hostPort {host} is not between 1 and 65535"
 
 
-def _container_problems(obj, container, workload: Workload | None, pod_spec: dict | None = None,
+def _container_problems(container, workload: Workload | None, pod_spec: dict | None = None,
                         set_elsewhere: tuple[str, ...] = (), resize: bool = True):
     """What the pod validation refuses in one container; for a DGD's (`workload` None) only what the operator
     leaves as written: the name, the ports and the env names (it adds volumes, ports and the image)."""
@@ -180,7 +180,7 @@ def pod_spec_invalid(model: Model):
                               *template_metadata_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
         for container in workload.all_containers:
-            for path, problem in _container_problems(workload.obj, container, workload, workload.pod.spec,
+            for path, problem in _container_problems(container, workload, workload.pod.spec,
                                                      resize=resize):
                 yield Hit(workload.obj, path, f"{workload.label}: {problem}")
     for graph in model.graphs:
@@ -194,7 +194,7 @@ def pod_spec_invalid(model: Model):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for container in component.all_containers:
                 replaced = own if container is component.main else ()
-                for path, problem in _container_problems(graph.obj, container, None, component.pod.spec, replaced,
+                for path, problem in _container_problems(container, None, component.pod.spec, replaced,
                                                          resize):
                     yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for kind in own:

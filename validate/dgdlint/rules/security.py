@@ -134,7 +134,7 @@ def security_problems(pod: PodSettings, containers: list[tuple[dict, tuple]], re
         yield from _container_context_problems(container, path, host_users, recent)
 
 
-def _containers(obj, containers) -> list[tuple[dict, tuple]]:
+def _containers(containers) -> list[tuple[dict, tuple]]:
     return [(container.raw, container.path) for container in containers]
 
 
@@ -158,11 +158,11 @@ def _containers(obj, containers) -> list[tuple[dict, tuple]]:
 def security_context_invalid(model: Model):
     recent = model.release.kubernetes_at_least("1.33")
     for workload in model.workloads:
-        for path, problem in security_problems(workload.pod, _containers(workload.obj, workload.all_containers),
+        for path, problem in security_problems(workload.pod, _containers(workload.all_containers),
                                                recent):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
     for graph in model.graphs:
         for component in graph.components:
-            containers = _containers(graph.obj, component.all_containers)
+            containers = _containers(component.all_containers)
             for path, problem in security_problems(component.pod, containers, recent):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
