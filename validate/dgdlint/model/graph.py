@@ -20,6 +20,12 @@ class PodSettings:
         return self.path + (name,)
 
     @property
+    def metadata_path(self) -> tuple:
+        """Where the metadata written for the pods is: the template's (a Pod's own), a v1alpha1 service's
+        extraPodMetadata."""
+        return self.path[:-1] + (("extraPodMetadata",) if self.path[-1:] == ("extraPodSpec",) else ("metadata",))
+
+    @property
     def node_selector(self) -> dict:
         return as_map(self.spec.get("nodeSelector"))
 

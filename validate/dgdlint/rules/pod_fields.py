@@ -145,8 +145,7 @@ def template_metadata_problems(pod: PodSettings):
     """The labels and annotations written for the pods a spec makes (a workload's pod template, a DGD
     component's podTemplate metadata or v1alpha1 extraPodMetadata, which the operator puts on its pods); a
     Pod's own are object-metadata-invalid's."""
-    owner = pod.path[:-1]
-    where = owner + (("extraPodMetadata",) if pod.path[-1:] == ("extraPodSpec",) else ("metadata",))
+    where = pod.metadata_path
     if where == ("metadata",):
         return
     metadata = as_map(pod.obj.get(where))

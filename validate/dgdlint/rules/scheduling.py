@@ -213,9 +213,7 @@ OPERATOR_POD_LABELS = ("nvidia.com/dynamo-graph-deployment-name", "nvidia.com/dy
 def pod_labels(pod: PodSettings) -> dict:
     """The labels written for the pod a spec makes: its template's (a Pod's own), a v1alpha1 service's
     extraPodMetadata."""
-    owner = pod.path[:-1]
-    where = owner + (("extraPodMetadata",) if pod.path[-1:] == ("extraPodSpec",) else ("metadata",))
-    return as_map(as_map(pod.obj.get(where)).get("labels"))
+    return as_map(as_map(pod.obj.get(pod.metadata_path)).get("labels"))
 
 
 @rule(
