@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from dgdlint.schema import k8s_cel_lib
 
 _OLD_SELF = re.compile(r"\boldSelf\b")
+# A variable's use: what follows it when it is read as `x.name` or `x.?name` (and not called as `x.name(...)`).
+_USE = r"\b{}\b(?:\s*\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*)\s*(\()?)?"
+_SELF_USE = re.compile(_USE.format("self"))
+_OLD_SELF_USE = re.compile(_USE.format("oldSelf"))
 _FIELD_PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_-]*)"
                               r"|\[\s*'((?:[^'\\]|\\.)*)'\s*\]"
                               r"|\[\s*\"((?:[^\"\\]|\\.)*)\"\s*\]"
@@ -37,6 +42,37 @@ class CelRule:
     def transition(self) -> bool:
         """A transition rule reads oldSelf (Kubernetes decides this from the compiled rule; the name is enough)."""
         return bool(_OLD_SELF.search(self.rule))
+
+    @cached_property
+    def self_fields(self) -> frozenset | None:
+        """The fields of `self` the rule and its message expression can observe, when every use of `self` reads
+        a named field (`self.replicas`, `has(self.size)`, `self.?restart`); None when any use could see the
+        whole value (`size(self)`, `self.all(...)`, `self['x']`, `self` passed on). See pruned()."""
+        return _fields_read(_SELF_USE, self.rule, self.message_expression)
+
+    @cached_property
+    def old_self_fields(self) -> frozenset | None:
+        return _fields_read(_OLD_SELF_USE, self.rule, self.message_expression)
+
+
+def _fields_read(use: re.Pattern, *texts: str | None) -> frozenset | None:
+    fields = set()
+    for text in texts:
+        for match in use.finditer(text or ""):
+            name, called = match.groups()
+            if name is None or called is not None:
+                return None
+            fields.add(name)
+    return frozenset(fields)
+
+
+def pruned(value: object, fields: frozenset | None) -> object:
+    """A mapping cut down to the fields a rule can observe (the evaluator converts all it is given, and a spec
+    is large); anything else, or a rule that can see the whole value, as it is. A field read of a mapping that
+    lacks it fails or is false (`has`) in both, so the rule's result and message do not change."""
+    if fields is None or type(value) is not dict:
+        return value
+    return {name: value[name] for name in fields if name in value}
 
 
 @dataclass
@@ -90,8 +126,9 @@ class CelRuntime:
         program = self.compile(rule.rule)
         if isinstance(program, str):
             return Outcome(True, error=f"does not compile: {program}")
-        variables = {"self": value}
+        variables = {"self": pruned(value, rule.self_fields)}
         if rule.transition:
+            old = pruned(old, rule.old_self_fields)
             variables["oldSelf"] = k8s_cel_lib.optional_old_self(has_old, old) if rule.optional_old_self else old
         result, error = self.evaluate(program, variables)
         if error is not None:
