@@ -44,6 +44,8 @@ MUTANTS = [
      "streaming-frontend-adapter"),  # streaming mode read case-sensitively
     ("rules/webhook_grove.py", "if total > GROVE_NAME_BUDGET:", "if total >= GROVE_NAME_BUDGET:",
      "grove-name-budget"),  # a name exactly at the budget refused
+    ("load/documents.py", '_MARKS = ("<", "${", "{{", "\\\\", "binary")', '_MARKS = ("<", "${", "{{", "binary")',
+     "placeholder-value"),  # a mark written as an escape taken for no mark
     ("cosmos.py", '|" + _HELM_REFERENCE)', '")', "placeholder-value"),  # Helm references no longer seen
     ("cosmos.py", '|" + _HELM_REFERENCE)', '|" + r"\\{\\{[^}]*\\}\\}")',
      "placeholder-value"),  # any {{ }} taken for Helm's, Prometheus' alert text included

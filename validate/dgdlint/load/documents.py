@@ -40,6 +40,7 @@ class Document:
     positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     has_null: bool = True  # whether any value in it is null (the loader knows; True when unknown)
     whole_floats: bool = True  # whether it holds a float without a fraction (a number past int64; idem)
+    marks: bool = True  # whether a string in it may hold `<`, `${` or `{{` (False: its file's text has none; idem)
 
     def position(self, path: tuple) -> tuple[int, int]:
         """Line and column of the node at `path`, or of its nearest ancestor that exists."""
@@ -111,10 +112,16 @@ class _Budget(Exception):
         self.remediation = remediation
 
 
+# What a string needs in the text to hold a placeholder's mark: the marks themselves, or what can write one
+# without spelling it (a backslash escape such as "\x3c", a !!binary value decoded).
+_MARKS = ("<", "${", "{{", "\\", "binary")
+
+
 def build_documents(file: str, text: str, result: LoadResult) -> None:
     """Turn the event stream of `text` into Documents, appending findings for what is malformed."""
     index = -1
     loader = None
+    marks = any(mark in text for mark in _MARKS)
     try:
         loader = _Loader(text)
         events = iter(loader.get_event, None)  # the C parser called directly: no Python frame per event
@@ -123,6 +130,7 @@ def build_documents(file: str, text: str, result: LoadResult) -> None:
                 index += 1
                 document = _build_one(file, index, events, result)
                 if document is not None:
+                    document.marks = marks
                     result.documents.append(document)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark

@@ -54,6 +54,8 @@ def _marked(text: str) -> bool:
 )
 def placeholder_value(model: Model):
     for obj in model.objects:
+        if not obj.doc.marks:
+            continue
         for text, path in _candidate_strings(obj.value):
             found = placeholder_in(text)
             if found:
