@@ -52,7 +52,10 @@ def is_nim_worker(component: Component) -> bool:
 
 
 def is_cosmos_graph(graph: Graph) -> bool:
-    return any(is_nim_worker(component) for component in graph.components)
+    known = graph.__dict__.get("_cosmos")
+    if known is None:
+        known = graph.__dict__["_cosmos"] = any(is_nim_worker(component) for component in graph.components)
+    return known
 
 
 def runs_streaming_frontend(container: Container) -> bool:
@@ -151,7 +154,15 @@ def download_jobs(model: Model, graph: Graph) -> list[tuple[Workload, Container]
     A Job of the same Helm release (label app.kubernetes.io/instance) belongs to the graph. Otherwise a Job
     in the graph's namespace that mounts one of the workers' cache claims or runs the workers' image
     repository; with several Cosmos3 graphs in the namespace, only the Jobs that download this graph's
-    variant and precision (another NIM's Job, or another pool's, is not this graph's download)."""
+    variant and precision (another NIM's Job, or another pool's, is not this graph's download). Asked by several
+    rules of every graph, so remembered on it (a graph belongs to one model)."""
+    known = graph.__dict__.get("_download_jobs")
+    if known is None:
+        known = graph.__dict__["_download_jobs"] = _download_jobs(model, graph)
+    return list(known)
+
+
+def _download_jobs(model: Model, graph: Graph) -> list[tuple[Workload, Container]]:
     index = _download_index(model)
     namespace = graph.obj.namespace
     release = _release(graph.obj.metadata.get("labels"))
@@ -265,7 +276,7 @@ def support_matrix() -> Matrix:
     """The support matrix: the wheel's copy, or the chart's file when running from a source tree."""
     import importlib.resources
 
-    import yaml
+    from dgdlint.datafiles import yaml_value
 
     packaged = importlib.resources.files("dgdlint") / "data" / "support-matrix.yaml"
     if packaged.is_file():
@@ -273,7 +284,7 @@ def support_matrix() -> Matrix:
     else:
         source_tree = Path(__file__).resolve().parents[2] / _MATRIX_IN_CHART
         text = source_tree.read_text(encoding="utf-8")
-    return Matrix(yaml.safe_load(text))
+    return Matrix(yaml_value(text))
 
 
 _SEMVER = re.compile(

@@ -48,13 +48,10 @@ def capability_tuple(text: str) -> tuple[int, ...]:
 @functools.lru_cache(maxsize=1)
 def product_table() -> dict[str, GpuProduct]:
     """The GPU product table shipped in dgdlint/data, keyed by `nvidia.com/gpu.product` label."""
-    import importlib.resources
+    from dgdlint.datafiles import data_file
 
-    import yaml
-
-    text = (importlib.resources.files("dgdlint") / "data" / "gpu-products.yaml").read_text(encoding="utf-8")
     table = {}
-    for label, entry in (yaml.safe_load(text) or {}).get("products", {}).items():
+    for label, entry in (data_file("gpu-products.yaml") or {}).get("products", {}).items():
         table[label] = GpuProduct(label, entry["name"], str(entry["computeCapability"]), float(entry["memoryGiB"]),
                                   entry["source"])
     return table

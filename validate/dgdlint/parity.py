@@ -4,14 +4,11 @@ the dgdlint rule that checks it or why only a live cluster can. The data is pack
 
 from __future__ import annotations
 
-import importlib.resources
-
 
 def parity_data() -> dict:
-    import yaml
+    from dgdlint.datafiles import data_file
 
-    text = (importlib.resources.files("dgdlint") / "data" / "webhook-parity.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return data_file("webhook-parity.yaml")
 
 
 def _cell(text: str) -> str:

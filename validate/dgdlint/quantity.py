@@ -72,6 +72,20 @@ def go_quantity(text: object) -> Decimal | None:
     text = as_str(text)
     if not text:
         return None
+    try:
+        return _READ[text]
+    except KeyError:
+        value = _read(text)
+        if len(_READ) < _READ_LIMIT:
+            _READ[text] = value
+        return value
+
+
+_READ: dict[str, Decimal | None] = {}  # manifests repeat the same few quantities; a Decimal is immutable
+_READ_LIMIT = 65536
+
+
+def _read(text: str) -> Decimal | None:
     parts = _split(text)
     interpreted = _suffix(parts[4]) if parts is not None else None
     if interpreted is None:

@@ -3,7 +3,6 @@ NVIDIA_DRIVER_CAPABILITIES with `video` themselves (data, not code: a new image 
 
 from __future__ import annotations
 
-import importlib.resources
 from dataclasses import dataclass
 from functools import cache
 
@@ -19,11 +18,10 @@ class VideoCapableImage:
 
 @cache
 def video_capable_images() -> tuple[VideoCapableImage, ...]:
-    import yaml
+    from dgdlint.datafiles import data_file
 
-    text = (importlib.resources.files("dgdlint") / "data" / "runtime-images.yaml").read_text(encoding="utf-8")
     return tuple(VideoCapableImage(str(entry["repository"]), str(entry["capabilities"]), str(entry["since"]))
-                 for entry in yaml.safe_load(text)["videoCapableImages"])
+                 for entry in data_file("runtime-images.yaml")["videoCapableImages"])
 
 
 def sets_video_capability(image: str | None) -> VideoCapableImage | None:
