@@ -196,7 +196,15 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
                 frame = stack[-1]
                 if frame[7]:
                     if frame[2] is _NO_KEY:  # a key of the mapping: remember it and wait for the value
-                        _take_key(file, frame, event, kind, result, anchors)
+                        # The common key inline (plain, read before, unanchored, new here); _take_key the rest.
+                        key = _KEYS.get(event.value) if kind is _SCALAR and event.implicit[0] else None
+                        if key is not None and event.tag is None and not event.anchor and key != MERGE_KEY \
+                                and key not in frame[4]:
+                            mark = frame[4][key] = (event.start_mark.line + 1, event.start_mark.column + 1)
+                            frame[2] = key
+                            frame[3] = mark
+                        else:
+                            _take_key(file, frame, event, kind, result, anchors)
                         continue
                     path = frame[1] + ((MERGE_KEY,) if frame[2] is _MERGE else (frame[2],))
                     mark = frame[3]
@@ -213,7 +221,9 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
                 raise _Budget(event.start_mark, f"document has more than {MAX_NODES_PER_DOCUMENT} nodes")
 
             if kind is _SCALAR:
-                value = _typed(event, _PLAIN, value_of)
+                value = _PLAIN.get(event.value, _NO_KEY) if event.tag is None and event.implicit[0] else _NO_KEY
+                if value is _NO_KEY:  # not a plain scalar read before
+                    value = _typed(event, _PLAIN, value_of)
                 if value is None:
                     has_null = True
                 elif type(value) is float and value.is_integer():
