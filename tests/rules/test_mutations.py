@@ -44,6 +44,21 @@ MUTANTS = [
      "streaming-frontend-adapter"),  # streaming mode read case-sensitively
     ("rules/webhook_grove.py", "if total > GROVE_NAME_BUDGET:", "if total >= GROVE_NAME_BUDGET:",
      "grove-name-budget"),  # a name exactly at the budget refused
+    ("rules/pod_containers.py", "if len(text) > 64:", "if len(text) > 63:",
+     "pod-spec-invalid"),  # a hostnameOverride of 64 characters refused
+    ("rules/pod_containers.py", "groups = [regular] + [[container] for container in init]",
+     "groups = [regular + init]", "pod-spec-invalid"),  # an init container's host port counted with the others
+    ("rules/pod_containers.py", "{as_str(port.get('protocol')) or 'TCP'}", "{as_str(port.get('protocol')) or ''}",
+     "pod-spec-invalid"),  # an unset protocol not read as its default TCP
+    ("rules/pod_containers.py", "if not template and as_str(spec.get(\"nodeName\"))",
+     "if as_str(spec.get(\"nodeName\"))", "pod-spec-invalid"),  # a template's node name with scheduling gates refused
+    ("rules/pod_containers.py", "if pod_limit is not None and value is not None and value > pod_limit:",
+     "if pod_limit is not None and value is not None and value >= pod_limit:",
+     "pod-spec-invalid"),  # a container limit at the pod's refused
+    ("rules/pod_containers.py", "if name in used or key in used or", "if key in used or",
+     "pod-spec-invalid"),  # a request of a claim used whole before taken
+    ("rules/security.py", "len(text.encode(\"utf-8\")) > 4095", "len(text.encode(\"utf-8\")) > 4096",
+     "security-context-invalid"),  # an AppArmor profile of 4096 bytes taken
     ("load/documents.py", '_MARKS = ("<", "${", "{{", "\\\\", "binary")', '_MARKS = ("<", "${", "{{", "binary")',
      "placeholder-value"),  # a mark written as an escape taken for no mark
     ("cosmos.py", '|" + _HELM_REFERENCE)', '")', "placeholder-value"),  # Helm references no longer seen

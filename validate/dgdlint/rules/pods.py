@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
 from dgdlint.rules.jobs import job_spec_problems
+from dgdlint.rules.pod_containers import OPERATOR_MAIN, pod_wide_problems
 from dgdlint.rules.pod_fields import container_field_problems, pod_field_problems, template_metadata_problems
 from dgdlint.rules.probes import container_behaviour_problems, probe_problems
 from dgdlint.rules.registry import Hit, rule
@@ -159,7 +160,15 @@ def _restart_problem(workload: Workload):
     on the host network a hostPort is its containerPort. A container's terminationMessagePolicy is File or
     FallbackToLogsOnError, its port protocols TCP, UDP or SCTP, its resizePolicy names cpu or memory once
     each, NotRequired or RestartContainer (not in a pod that never restarts, nor in an init container that
-    is no sidecar). None of this is in the JSON schemas. A DynamoGraphDeployment is accepted with such a
+    is no sidecar). Container names are unique across containers and init containers (a v1alpha1
+    component's main container is `main`, whatever it is written as); a host port is taken once per protocol
+    and host IP by the containers; an init container's restartPolicyRules need its restartPolicy; a pod
+    template takes no ephemeral containers, and a pod is created with none and with no node name while
+    scheduling gates remain; a hostnameOverride is a DNS subdomain of at most 64 characters, without
+    setHostnameAsFQDN or the host network; pod-level resources are cpu, memory and hugepages (not a GPU), a
+    request within its limit, each container's limit within the pod's; dynamic resource allocation's claims
+    are named once (DNS labels) with one source, and a container uses only the pod's, each once. None of this
+    is in the JSON schemas. A DynamoGraphDeployment is accepted with such a
     container name, port, env name, probe, volume or pod setting, and its pods are refused when the operator
     creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
@@ -177,7 +186,9 @@ def pod_spec_invalid(model: Model):
                               *_selector_problems(workload), *volume_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for path, problem in (*pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces),
-                              *template_metadata_problems(workload.pod)):
+                              *template_metadata_problems(workload.pod),
+                              *pod_wide_problems(workload.pod, workload.containers, workload.init_containers,
+                                                 model.release, template=workload.obj.kind != "Pod")):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
         for container in workload.all_containers:
             for path, problem in _container_problems(container, workload, workload.pod.spec,
@@ -188,9 +199,12 @@ def pod_spec_invalid(model: Model):
             # a v1alpha1 service's own probes replace its main container's in the pod the operator makes
             service = as_map(graph.obj.get(component.path)) if graph.shape == "services" else {}
             own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
+            main = OPERATOR_MAIN if graph.shape == "services" else None
             for path, problem in (*volume_problems(component.pod),  # the operator adds its own beside them
                                   *pod_field_problems(component.pod, strict_ips, user_namespaces=user_namespaces),
-                                  *template_metadata_problems(component.pod)):
+                                  *template_metadata_problems(component.pod),
+                                  *pod_wide_problems(component.pod, [component.main, *component.sidecars],
+                                                     component.init_containers, model.release, False, main)):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for container in component.all_containers:
                 replaced = own if container is component.main else ()

@@ -54,6 +54,9 @@ def _profile_problems(profile: object, where: tuple, what: str):
                 f"{what} localhostProfile {text!r} must be a relative path without '..'"
         elif what == "appArmorProfile" and text != go_trim_space(text):
             yield where + ("localhostProfile",), f"{what} localhostProfile {text!r} must not be padded with spaces"
+        if what == "appArmorProfile" and text is not None and len(text.encode("utf-8")) > 4095:
+            yield where + ("localhostProfile",), \
+                f"{what} localhostProfile is {len(text.encode('utf-8'))} bytes long; at most 4095 (a path)"
     elif local is not None:
         yield where + ("localhostProfile",), f"{what} of type {kind} takes no localhostProfile (Localhost only)"
 

@@ -1,0 +1,204 @@
+"""What the API server checks across a pod's containers and in its resource fields (written from Kubernetes'
+core validation, v1.37): container names unique across regular and init containers; host ports unique per
+protocol and host IP among the regular containers (an init container runs alone, so only against itself);
+restart rules only beside a restart policy; no ephemeral container on create; a node name only once the
+scheduling gates are cleared; a hostname override; pod-level resources (cpu, memory and hugepages only, each
+container's limit within the pod's); and dynamic resource allocation's claims, the pod's and those its
+containers use. Each function yields (path, problem)."""
+
+from __future__ import annotations
+
+from dgdlint.model import PodSettings, as_list, as_map, as_str
+from dgdlint.quantity import parse_quantity
+from dgdlint.rules.syntax import dns1123_label_problem, dns1123_subdomain_problem
+
+OPERATOR_MAIN = "main"  # the name the Dynamo operator gives a component's main container
+
+
+def container_name_problems(regular: list[tuple[str, tuple]], init: list[tuple[str, tuple]]):
+    """An init container named like a regular container (or an earlier init container) is refused.
+    Duplicates within one list are the list keys' check, except a name the operator gives (`main`)."""
+    seen = {name for name, _where in regular if name}
+    for name, where in init:
+        if name and name in seen:
+            yield where + ("name",), f"init container name {name!r} is also a container's name (names are " \
+                                     "unique across containers and init containers)"
+        elif name:
+            seen.add(name)
+
+
+def host_port_problems(regular: list[tuple[dict, tuple]], init: list[tuple[dict, tuple]]):
+    """Two ports taking one host port (same protocol and host IP) in the regular containers, which run
+    together; an init container runs alone, so its ports are checked against its own only."""
+    groups = [regular] + [[container] for container in init]
+    for group in groups:
+        taken: dict[str, tuple] = {}
+        for raw, where in group:
+            for index, port in enumerate(as_list(raw.get("ports"))):
+                port = as_map(port)
+                host = port.get("hostPort")
+                if type(host) is not int or host == 0:
+                    continue
+                key = f"{as_str(port.get('protocol')) or 'TCP'}/{as_str(port.get('hostIP')) or ''}/{host}"
+                if key in taken:
+                    yield where + ("ports", index, "hostPort"), \
+                        f"hostPort {host} ({key.split('/')[0]}) is taken twice in the pod"
+                else:
+                    taken[key] = where + ("ports", index)
+
+
+def restart_rule_problems(raw: dict, where: tuple, rules_kept: bool):
+    """restartPolicyRules need the container's own restartPolicy (from 1.35, where the server keeps them)."""
+    if rules_kept and as_list(raw.get("restartPolicyRules")) and raw.get("restartPolicy") is None:
+        yield where + ("restartPolicy",), "sets restartPolicyRules without a restartPolicy (they need one)"
+
+
+def create_problems(pod: PodSettings, template: bool):
+    """What a pod may not have when it is created: ephemeral containers (added later, through their own
+    subresource), and a node name while scheduling gates remain. `template`: a workload's pod template, which
+    the server validates as a template (it refuses ephemeral containers there too, and leaves the node name
+    to each pod's creation)."""
+    spec = pod.spec
+    if as_list(spec.get("ephemeralContainers")):
+        what = "a pod template takes no ephemeral containers" if template else \
+            "ephemeral containers cannot be set when a pod is created"
+        yield pod.field_path("ephemeralContainers"), what
+    if not template and as_str(spec.get("nodeName")) and as_list(spec.get("schedulingGates")):
+        yield pod.field_path("nodeName"), "nodeName cannot be set while schedulingGates remain"
+
+
+def hostname_override_problems(pod: PodSettings):
+    spec = pod.spec
+    override = spec.get("hostnameOverride")
+    if override is None:
+        return
+    where = pod.field_path("hostnameOverride")
+    if spec.get("setHostnameAsFQDN") is True:
+        yield where, "hostnameOverride may not be set with setHostnameAsFQDN: true"
+    if spec.get("hostNetwork") is True:
+        yield where, "hostnameOverride may not be set on the host network"
+    text = as_str(override) or ""
+    if len(text) > 64:
+        yield where, f"hostnameOverride is {len(text)} characters long; at most 64"
+    problem = dns1123_subdomain_problem(text)
+    if problem:
+        yield where, f"hostnameOverride {text!r} {problem}"
+
+
+_POD_LEVEL = ("cpu", "memory")
+
+
+def pod_resource_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]):
+    """Pod-level resources (from 1.34): only cpu, memory and hugepages; no negative quantity; a request within
+    its limit; each regular container's limit within the pod's limit of that resource."""
+    resources = as_map(pod.spec.get("resources"))
+    if not resources:
+        return
+    where = pod.field_path("resources")
+    tables = {name: as_map(resources.get(name)) for name in ("requests", "limits")}
+    values: dict[tuple[str, str], object] = {}
+    for table, entries in tables.items():
+        for resource, text in entries.items():
+            at = where + (table, resource)
+            if resource not in _POD_LEVEL and not resource.startswith("hugepages-"):
+                yield at, f"pod-level {table} {resource} is not taken: a pod's own resources are cpu, memory " \
+                          "and hugepages (give GPUs and other devices in a container's resources)"
+                continue
+            value = parse_quantity(as_str(text))
+            if value is None:
+                continue  # not a quantity: the schema stage says so
+            if value < 0:
+                yield at, f"pod-level {table} {resource} {text!r} is negative"
+                continue
+            values[(table, resource)] = value
+    if any(resource.startswith("hugepages-") for _table, resource in values) and \
+            not any(resource in _POD_LEVEL for _table, resource in values):
+        yield where, "pod-level hugepages need a pod-level cpu or memory request or limit beside them"
+    for resource, text in tables["requests"].items():
+        request, limit = values.get(("requests", resource)), values.get(("limits", resource))
+        if request is not None and limit is None and resource.startswith("hugepages-") \
+                and resource not in tables["limits"]:
+            yield where + ("requests", resource), f"pod-level requests {resource} {text!r} has no limit (hugepages " \
+                                                  "need one, equal to the request)"
+        if request is None or limit is None:
+            continue
+        if resource.startswith("hugepages-") and request != limit:
+            yield where + ("requests", resource), f"pod-level requests {resource} {text!r} is not its limit"
+        elif request > limit:
+            yield where + ("requests", resource), f"pod-level requests {resource} {text!r} is above its limit"
+    for raw, at in containers:
+        for resource, text in as_map(as_map(raw.get("resources")).get("limits")).items():
+            pod_limit = values.get(("limits", resource))
+            value = parse_quantity(as_str(text))
+            if pod_limit is not None and value is not None and value > pod_limit:
+                yield at + ("resources", "limits", resource), \
+                    f"limits {resource} {text!r} is above the pod's own limit {tables['limits'][resource]!r}"
+
+
+def resource_claim_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]):
+    """Dynamic resource allocation (from 1.34): the pod's claims each named (a DNS label, once) with one source,
+    a claim or a claim template named as objects are; a container's claims name one of the pod's, each claim
+    (or claim and request) once, a request a DNS label."""
+    names: set[str] = set()
+    for index, claim in enumerate(as_list(pod.spec.get("resourceClaims"))):
+        claim, where = as_map(claim), pod.field_path("resourceClaims") + (index,)
+        name = as_str(claim.get("name")) or ""
+        if not name:
+            yield where + ("name",), "resource claim has no name"
+        elif name in names:
+            yield where + ("name",), f"resource claim name {name!r} is used twice"
+        else:
+            problem = dns1123_label_problem(name)
+            if problem:
+                yield where + ("name",), f"resource claim name {name!r} {problem}"
+            names.add(name)
+        sources = [key for key in ("resourceClaimName", "resourceClaimTemplateName") if claim.get(key) is not None]
+        if len(sources) != 1:
+            yield where, "resource claim needs exactly one of resourceClaimName and resourceClaimTemplateName"
+        for key in sources:
+            text = as_str(claim.get(key)) or ""
+            problem = dns1123_subdomain_problem(text)
+            if problem:
+                yield where + (key,), f"{key} {text!r} {problem}"
+    for raw, at in containers:
+        used: set[str] = set()
+        for index, claim in enumerate(as_list(as_map(raw.get("resources")).get("claims"))):
+            claim, where = as_map(claim), at + ("resources", "claims", index)
+            name, request = as_str(claim.get("name")) or "", as_str(claim.get("request")) or ""
+            if not name:
+                yield where, "container resource claim has no name"
+                continue
+            key = f"{name}/{request}" if request else name
+            if request:
+                problem = dns1123_label_problem(request)
+                if problem:
+                    yield where + ("request",), f"claim request {request!r} {problem}"
+            if name in used or key in used or (not request and any(u.startswith(name + "/") for u in used)):
+                yield where, f"container resource claim {key!r} is used twice"
+            used.add(key)
+            if name not in names:
+                yield where, f"container resource claim {name!r} is not one of the pod's resourceClaims"
+
+
+def pod_wide_problems(pod: PodSettings, regular: list, init: list, release, template: bool,
+                      main_name: str | None = None):
+    """Every check above for one pod: `regular` and `init` its Containers; `template` a workload's pod template
+    (a Pod, and a DGD component's pod as the operator creates it, are not); `main_name` the name the operator
+    gives the first regular container whatever it is written as (a v1alpha1 component's main container)."""
+    names = [(main_name if main_name and index == 0 else as_str(c.raw.get("name")) or "", c.path)
+             for index, c in enumerate(regular)]
+    if main_name:
+        for name, where in names[1:]:
+            if name == main_name:
+                yield where + ("name",), f"container name {name!r} is the one the operator gives the main container"
+    yield from container_name_problems(names, [(as_str(c.raw.get("name")) or "", c.path) for c in init])
+    yield from host_port_problems([(c.raw, c.path) for c in regular], [(c.raw, c.path) for c in init])
+    rules_kept = release.kubernetes_at_least("1.35")
+    for container in init:
+        yield from restart_rule_problems(container.raw, container.path, rules_kept)
+    yield from create_problems(pod, template)
+    if release.kubernetes_at_least("1.35"):
+        yield from hostname_override_problems(pod)
+    if release.kubernetes_at_least("1.34"):
+        yield from pod_resource_problems(pod, [(c.raw, c.path) for c in regular])
+        yield from resource_claim_problems(pod, [(c.raw, c.path) for c in (*regular, *init)])
