@@ -57,11 +57,13 @@ spec:
 """
 
 
-def test_built_in_kinds_have_their_list_keys_checked_with_the_api_servers_severity():
+def test_built_in_kinds_have_their_list_keys_checked_as_server_side_apply_checks_them():
+    """Errors, also where a create takes the duplicate (ports, pull secrets): server-side apply refuses every
+    one (tests/cluster/test_list_duplicates.py shows both on a real API server)."""
     found = findings({"job.yaml": JOB}, SchemaStage())
     assert [(line, rule, severity, path) for _, line, rule, severity, path, _ in found] == [
-        (9, "kubernetes-list-duplicate", "warning", "spec.template.spec.imagePullSecrets[1]"),
-        (13, "kubernetes-list-duplicate", "warning", "spec.template.spec.containers[0].ports[1]"),
+        (9, "kubernetes-list-duplicate", "error", "spec.template.spec.imagePullSecrets[1]"),
+        (13, "kubernetes-list-duplicate", "error", "spec.template.spec.containers[0].ports[1]"),
         (14, "kubernetes-list-duplicate", "error", "spec.template.spec.containers[1]"),
     ]
 

@@ -7,9 +7,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-# Built-in lists whose duplicates the API server accepts with a warning (the later entry wins or is ignored).
-WARNED_BUILTIN_LISTS = {"env", "ports", "imagePullSecrets"}
-
 
 @dataclass
 class Duplicate:

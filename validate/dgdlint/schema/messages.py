@@ -94,8 +94,13 @@ def error_findings(obj: KObject, error, rule: str, source: str) -> list[Finding]
 
 # Lists whose duplicate names a rule of the rule stage reports (duplicate-env), with its own rationale.
 _LISTS_LEFT_TO_RULES = {"env"}
-# Built-in lists whose duplicates the API server accepts with a warning.
-_WARNED_BUILTIN_LISTS = {"ports", "imagePullSecrets"}
+# A built-in list's duplicate is an error whether or not a create checks it (the pod validation refuses two
+# containers or volumes of one name; it takes two ports, pull secrets, finalizers or host aliases of one key):
+# server-side apply refuses every list-map or set duplicate, and Helm 4, Flux and `kubectl apply
+# --server-side` apply that way, while a client-side apply keeps one of the two without a word.
+_BUILTIN_REMEDIATION = ("Keep one entry per key (merge the two, or rename one): server-side apply (Helm 4, Flux, "
+                        "kubectl apply --server-side) refuses the object, and a client-side apply silently keeps "
+                        "one of the two.")
 
 
 def violation_findings(obj: KObject, violations: list, builtin: bool) -> list[Finding]:
@@ -113,9 +118,8 @@ def violation_findings(obj: KObject, violations: list, builtin: bool) -> list[Fi
                                            f"{violation.rule}", "Check this rule on a cluster (kubectl apply "
                                            "--dry-run=server).", violation.path))
         elif violation.kind == "duplicate" and violation.list_name not in _LISTS_LEFT_TO_RULES:
-            severity = "warning" if builtin and violation.list_name in _WARNED_BUILTIN_LISTS else "error"
             finding = object_finding(obj, "kubernetes-list-duplicate" if builtin else "crd-list-duplicate",
-                                     severity, violation.message,
+                                     "error", violation.message, _BUILTIN_REMEDIATION if builtin else
                                      "Keep one entry per key (merge the two, or rename one).", violation.path)
             finding.related = [obj.location(path, note) for path, note in violation.related]
             findings.append(finding)

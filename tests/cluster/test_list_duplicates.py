@@ -1,0 +1,62 @@
+"""Duplicates in a built-in object's list-map and set lists, on a real API server: a create (as `kubectl
+apply` and Helm 3 send it) takes some of them (two ports or pull secrets of one key, a finalizer or host alias
+twice) and keeps one entry; server-side apply (Helm 4, Flux, `kubectl apply --server-side`) refuses them all.
+dgdlint fails each with kubernetes-list-duplicate, at the second entry."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import yaml
+from cluster_support import CLUSTER
+from controlplane import ApiError, refused_fields
+
+from dgdlint.engine import check_texts
+from dgdlint.schema import SchemaStage
+
+pytestmark = CLUSTER
+
+JOB = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "dup"},
+       "spec": {"template": {"spec": {"restartPolicy": "Never",
+                                      "containers": [{"name": "main", "image": "busybox:1.36.1"}]}}}}
+POD = ("spec", "template", "spec")
+
+
+def _with(path: tuple, value: object) -> dict:
+    job = copy.deepcopy(JOB)
+    node = job
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    return job
+
+
+CASES = {  # (the Job, where dgdlint reports the second entry, whether a create takes it)
+    "ports": (_with(POD + ("containers", 0, "ports"), [{"containerPort": 80, "name": "a"},
+                                                       {"containerPort": 80, "name": "b"}]),
+              "spec.template.spec.containers[0].ports[1]", True),
+    "pull-secrets": (_with(POD + ("imagePullSecrets",), [{"name": "ngc"}, {"name": "ngc"}]),
+                     "spec.template.spec.imagePullSecrets[1]", True),
+    "finalizers": (_with(("metadata", "finalizers"), ["example.com/a", "example.com/a"]),
+                   "metadata.finalizers[1]", True),
+    "host-aliases": (_with(POD + ("hostAliases",), [{"ip": "10.0.0.1", "hostnames": ["a"]},
+                                                    {"ip": "10.0.0.1", "hostnames": ["b"]}]),
+                     "spec.template.spec.hostAliases[1]", True),
+    "containers": (_with(POD + ("containers",), [{"name": "main", "image": "busybox:1.36.1"},
+                                                 {"name": "main", "image": "busybox:1.36.1"}]),
+                   "spec.template.spec.containers[1]", False),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_server_side_apply_refuses_what_dgdlint_fails(case, control_plane, namespace):
+    job, where, created = CASES[case]
+    result = check_texts({"job.yaml": yaml.safe_dump(job)}, SchemaStage())
+    found = [(f.rule, f.severity, f.path) for f in result.findings if f.rule == "kubernetes-list-duplicate"]
+    assert found == [("kubernetes-list-duplicate", "error", where)]
+    assert (refused_fields(control_plane, namespace, job) == []) is created
+    applied = dict(copy.deepcopy(job), metadata=dict(job["metadata"], name=f"dup-{case}", namespace=namespace))
+    with pytest.raises(ApiError) as refused:
+        control_plane.apply(applied)
+    assert refused.value.status in (400, 422, 500), refused.value
