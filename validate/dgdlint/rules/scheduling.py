@@ -141,7 +141,9 @@ def _merged_twice(keys: list, selector: object, labels: dict, where: tuple, mism
     for key, how in [*((key, "the labelSelector names it twice") for key in written),
                      *((key, f"the server adds the pod's {key} label to a selector that names it") for key in added)]:
         if key in position and key in seen:
-            yield where + (position[key],), f"matchLabelKeys {key!r} is refused: {how}"
+            # the server merges the keys into the selector as it creates each pod, so a workload's template is
+            # stored and only its pods are refused (checked against the API server)
+            yield where + (position[key],), f"matchLabelKeys {key!r} gets each pod refused as it is created: {how}"
         seen.add(key)
 
 
