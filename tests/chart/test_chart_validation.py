@@ -190,7 +190,49 @@ RULES = [
      "use ReadWriteMany, or pin the workers to one node with worker.nodeSelector kubernetes.io/hostname",
      {"cache": {"accessMode": "ReadWriteOnce"}, "worker": {"replicas": 2,
                                                            "nodeSelector": {"kubernetes.io/hostname": "gpu-1"}}}),
+    ("seccomp-annotation",
+     {"worker": {"podAnnotations": {"seccomp.security.alpha.kubernetes.io/pod": "unconfined"}}},
+     'worker.podAnnotations["seccomp.security.alpha.kubernetes.io/pod"]: the seccomp annotations gave way to the '
+     "seccompProfile field",
+     {"worker": {"podAnnotations": {"example.com/seccomp": "unconfined"}}}),
+    ("container-seccomp-annotation",
+     {"frontend": {"podAnnotations": {"container.seccomp.security.alpha.kubernetes.io/main": "runtime/default"}}},
+     'frontend.podAnnotations["container.seccomp.security.alpha.kubernetes.io/main"]: the seccomp annotations',
+     {"frontend": {"podAnnotations": {}}}),
+    ("apparmor-annotation",
+     {"worker": {"podAnnotations": {"container.apparmor.security.beta.kubernetes.io/main": "runtime/default"}}},
+     'worker.podAnnotations["container.apparmor.security.beta.kubernetes.io/main"]: the AppArmor annotations gave '
+     "way to the appArmorProfile field",
+     {"worker": {"podAnnotations": {"example.com/apparmor": "runtime/default"}}}),
+    ("deletion-cost-integer",
+     {"download": {"podAnnotations": {"controller.kubernetes.io/pod-deletion-cost": "abc"}}},
+     'download.podAnnotations["controller.kubernetes.io/pod-deletion-cost"] is "abc": a pod deletion cost is a '
+     "32-bit integer",
+     {"download": {"podAnnotations": {"controller.kubernetes.io/pod-deletion-cost": "-2147483648"}}}),
+    ("tolerations-annotation",
+     {"worker": {"podAnnotations": {"scheduler.alpha.kubernetes.io/tolerations": "[]"}}},
+     'worker.podAnnotations["scheduler.alpha.kubernetes.io/tolerations"]: tolerations are not given as an '
+     "annotation",
+     {"worker": {"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]}}),
+    ("mirror-annotation",
+     {"frontend": {"podAnnotations": {"kubernetes.io/config.mirror": "x"}}},
+     'frontend.podAnnotations["kubernetes.io/config.mirror"]: the mirror-pod annotation belongs to static pods',
+     {"frontend": {"podAnnotations": {"example.com/mirror": "x"}}}),
 ]
+
+DELETION_COSTS = {"0": True, "100": True, "-5": True, "-007": True, "2147483647": True, "-2147483648": True,
+                  "+5": False, "007": False, "2147483648": False, "-2147483649": False, "99999999999999999999": False,
+                  "": False, "1.5": False, "abc": False}
+
+
+@pytest.mark.parametrize("cost", sorted(DELETION_COSTS))
+def test_a_pod_deletion_cost_renders_exactly_when_the_api_server_takes_it(cost):
+    """The costs the API server takes (tests/cluster/test_chart_pod_annotations.py sends each to one) render."""
+    values = {"worker": {"podAnnotations": {"controller.kubernetes.io/pod-deletion-cost": cost}}}
+    if DELETION_COSTS[cost]:
+        assert render(values).dgd["kind"] == "DynamoGraphDeployment"
+    else:
+        assert "a pod deletion cost is a 32-bit integer" in render_error(values)
 
 
 @pytest.mark.parametrize(("failing", "message"), [(r[1], r[2]) for r in RULES], ids=[r[0] for r in RULES])
