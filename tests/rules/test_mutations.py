@@ -59,6 +59,17 @@ MUTANTS = [
      "pod-spec-invalid"),  # a request of a claim used whole before taken
     ("rules/security.py", "len(text.encode(\"utf-8\")) > 4095", "len(text.encode(\"utf-8\")) > 4096",
      "security-context-invalid"),  # an AppArmor profile of 4096 bytes taken
+    ("rules/pod_containers.py", 'actions = ("Restart", "RestartAllContainers") if restart_all else ("Restart",)',
+     'actions = ("Restart",)', "pod-spec-invalid"),  # a rule restarting all containers refused in 1.36
+    ("rules/pod_containers.py", "    if not template:  # a template's images", "    if True:  # a template's images",
+     "pod-spec-invalid"),  # a template's spaced image refused (the server reads it per pod)
+    ("rules/admission.py", 'resource in ("cpu", "memory") for resource in', 'resource in ("cpu",) for resource in',
+     "container-resources-invalid"),  # memory beside hugepages not counted
+    ("rules/cron.py", 'for expression in (part for part in text.split(",") if part):',
+     'for expression in text.split(","):', "pod-spec-invalid"),  # an empty list item refused (the parser skips it)
+    ("rules/cron.py", '"@daily", "@midnight", "@hourly")', '"@daily", "@hourly")',
+     "pod-spec-invalid"),  # @midnight refused
+    ("rules/cron.py", 'if len(fields) != 5:', 'if len(fields) > 6:', "pod-spec-invalid"),  # six fields taken
     ("load/documents.py", '_MARKS = ("<", "${", "{{", "\\\\", "binary")', '_MARKS = ("<", "${", "{{", "binary")',
      "placeholder-value"),  # a mark written as an escape taken for no mark
     ("cosmos.py", '|" + _HELM_REFERENCE)', '")', "placeholder-value"),  # Helm references no longer seen

@@ -5,6 +5,8 @@ rest of the operator's webhook: the webhook_* modules.)"""
 
 from __future__ import annotations
 
+from decimal import ROUND_CEILING
+
 from dgdlint.model import Model, as_str
 from dgdlint.quantity import is_quantity, parse_quantity
 from dgdlint.rules.registry import Hit, rule
@@ -110,6 +112,24 @@ def container_resource_problems(container):
             yield path, f"requests {resource} {text!r} is not its limit {limits[resource][0]!r}; they must be equal"
         elif request > limit:
             yield path, f"requests {resource} {text!r} is above its limit {limits[resource][0]!r}"
+    yield from _huge_page_problems(container, requests, limits, values)
+
+
+def _huge_page_problems(container, requests: dict, limits: dict, values: dict):
+    """Hugepages in whole pages of their size (a quantity rounded up to a byte, as the server reads it), and only
+    beside a cpu or memory request or limit (in a DGD the operator may add those, so that is left to it)."""
+    pages = [(table, resource) for table, resource in values if resource.startswith("hugepages-")]
+    for table, resource in pages:
+        size = parse_quantity(resource[len("hugepages-"):])
+        value = values[(table, resource)]
+        text, path = (requests if table == "requests" else limits)[resource]
+        whole = size is not None and size > 0 and size == size.to_integral_value()
+        if value >= 0 and (not whole or value.to_integral_value(rounding=ROUND_CEILING) % size != 0):
+            yield path, f"{table} {resource} {text!r} is not a whole number of {resource[len('hugepages-'):]} pages"
+    if pages and not container.obj.is_custom and not any(
+            resource in ("cpu", "memory") for resource in (*container.requests, *container.limits)):
+        yield container.path + ("resources",), "asks for hugepages without a cpu or memory request or limit " \
+                                               "(hugepages need one of them)"
 
 
 @rule(
@@ -117,7 +137,8 @@ def container_resource_problems(container):
     title="Container requests and limits are ones the API server takes for a pod",
     rationale="""The API server refuses a pod whose container asks for a negative quantity, a fraction of an
     extended resource such as `nvidia.com/gpu`, a request above its limit, or (for extended resources and
-    hugepages, which are never overcommitted) a request without an equal limit. A Job is refused when it
+    hugepages, which are never overcommitted) a request without an equal limit, hugepages that are not a
+    whole number of their pages or come without a cpu or memory request or limit. A Job is refused when it
     is applied; a DynamoGraphDeployment is accepted, and its pods are refused when the operator creates
     them, so the graph never comes up.""",
     remediation="Give a GPU as a whole-number limit (the request defaults to it), and keep each request at or "

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dgdlint.model import PodSettings, as_list, as_map, as_str
 from dgdlint.quantity import parse_quantity
 from dgdlint.rules.syntax import dns1123_label_problem, dns1123_subdomain_problem
+from dgdlint.scalars import go_trim_space
 
 OPERATOR_MAIN = "main"  # the name the Dynamo operator gives a component's main container
 
@@ -47,10 +48,50 @@ def host_port_problems(regular: list[tuple[dict, tuple]], init: list[tuple[dict,
                     taken[key] = where + ("ports", index)
 
 
-def restart_rule_problems(raw: dict, where: tuple, rules_kept: bool):
-    """restartPolicyRules need the container's own restartPolicy (from 1.35, where the server keeps them)."""
-    if rules_kept and as_list(raw.get("restartPolicyRules")) and raw.get("restartPolicy") is None:
-        yield where + ("restartPolicy",), "sets restartPolicyRules without a restartPolicy (they need one)"
+CONTAINER_RESTART_POLICIES = ("Always", "Never", "OnFailure")
+EXIT_CODE_OPERATORS = ("In", "NotIn")
+
+
+def restart_problems(raw: dict, where: tuple, init: bool, rules_kept: bool, restart_all: bool):
+    """A container's own restartPolicy and restartPolicyRules. `rules_kept`: Kubernetes 1.35 or later, where the
+    server keeps the rules and takes a restart policy on any container; before, only an init container has one,
+    Always (a sidecar). `restart_all`: 1.36 or later, where a rule may restart all containers, and a sidecar's
+    rules are read as any container's."""
+    policy, rules = raw.get("restartPolicy"), as_list(raw.get("restartPolicyRules"))
+    if not rules_kept:
+        if init and policy is not None and policy != "Always":
+            yield where + ("restartPolicy",), f"init container restartPolicy {as_str(policy)!r} is not Always " \
+                                              "(the only one an init container takes before Kubernetes 1.35)"
+        return
+    if policy is None:
+        if rules:
+            yield where + ("restartPolicy",), "sets restartPolicyRules without a restartPolicy (they need one)"
+        return
+    if init and policy == "Always" and not restart_all:
+        if rules:
+            yield where + ("restartPolicyRules",), "a sidecar (restartPolicy Always) takes no restartPolicyRules " \
+                                                   "before Kubernetes 1.36"
+        return
+    if policy not in CONTAINER_RESTART_POLICIES:
+        yield where + ("restartPolicy",), f"restartPolicy {as_str(policy)!r} is not one of " \
+                                          f"{', '.join(CONTAINER_RESTART_POLICIES)}"
+    if len(rules) > 20:
+        yield where + ("restartPolicyRules",), f"has {len(rules)} restartPolicyRules; at most 20"
+    actions = ("Restart", "RestartAllContainers") if restart_all else ("Restart",)
+    for index, rule in enumerate(rules):
+        rule, at = as_map(rule), where + ("restartPolicyRules", index)
+        if rule.get("action") not in actions:
+            yield at + ("action",), f"restart rule action {as_str(rule.get('action'))!r} is not one of " \
+                                    f"{', '.join(actions)}"
+        codes = rule.get("exitCodes")
+        if not isinstance(codes, dict):
+            yield at + ("exitCodes",), "restart rule has no exitCodes"
+            continue
+        if codes.get("operator") not in EXIT_CODE_OPERATORS:
+            yield at + ("exitCodes", "operator"), f"exitCodes operator {as_str(codes.get('operator'))!r} is not In " \
+                                                  "or NotIn"
+        if len(as_list(codes.get("values"))) > 255:
+            yield at + ("exitCodes", "values"), f"has {len(as_list(codes.get('values')))} exit codes; at most 255"
 
 
 def create_problems(pod: PodSettings, template: bool):
@@ -193,10 +234,23 @@ def pod_wide_problems(pod: PodSettings, regular: list, init: list, release, temp
                 yield where + ("name",), f"container name {name!r} is the one the operator gives the main container"
     yield from container_name_problems(names, [(as_str(c.raw.get("name")) or "", c.path) for c in init])
     yield from host_port_problems([(c.raw, c.path) for c in regular], [(c.raw, c.path) for c in init])
-    rules_kept = release.kubernetes_at_least("1.35")
+    rules_kept, restart_all = release.kubernetes_at_least("1.35"), release.kubernetes_at_least("1.36")
+    for container in regular:
+        yield from restart_problems(container.raw, container.path, False, rules_kept, restart_all)
     for container in init:
-        yield from restart_rule_problems(container.raw, container.path, rules_kept)
+        yield from restart_problems(container.raw, container.path, True, rules_kept, restart_all)
+    if not regular and pod.spec.get("containers") == []:  # missing: the schema's to report
+        yield pod.field_path("containers"), "has no containers (a pod needs at least one)"
     yield from create_problems(pod, template)
+    if not template:  # a template's images are read as each pod is created
+        for container in (*regular, *init):
+            image = container.raw.get("image")
+            if isinstance(image, str) and image != go_trim_space(image):
+                yield container.path + ("image",), f"image {image!r} has leading or trailing spaces"
+    if pod.spec.get("hostUsers") is False and release.kubernetes_at_least("1.33"):
+        for container in (*regular, *init):
+            if as_list(container.raw.get("volumeDevices")):
+                yield container.path + ("volumeDevices",), "volumeDevices are refused in a pod with hostUsers: false"
     if release.kubernetes_at_least("1.35"):
         yield from hostname_override_problems(pod)
     if release.kubernetes_at_least("1.34"):

@@ -10,6 +10,7 @@ written and mount paths, probes and hooks, a v1alpha1 service's own probes, pod 
 from __future__ import annotations
 
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
+from dgdlint.rules.cron import cronjob_spec_problems
 from dgdlint.rules.jobs import job_spec_problems
 from dgdlint.rules.pod_containers import OPERATOR_MAIN, pod_wide_problems
 from dgdlint.rules.pod_fields import container_field_problems, pod_field_problems, template_metadata_problems
@@ -167,10 +168,15 @@ def _restart_problem(workload: Workload):
     scheduling gates remain; a hostnameOverride is a DNS subdomain of at most 64 characters, without
     setHostnameAsFQDN or the host network; pod-level resources are cpu, memory and hugepages (not a GPU), a
     request within its limit, each container's limit within the pod's; dynamic resource allocation's claims
-    are named once (DNS labels) with one source, and a container uses only the pod's, each once. None of this
-    is in the JSON schemas. A DynamoGraphDeployment is accepted with such a
-    container name, port, env name, probe, volume or pod setting, and its pods are refused when the operator
-    creates them.""",
+    are named once (DNS labels) with one source, and a container uses only the pod's, each once. A pod has
+    a container; a container's own restartPolicy is Always, Never or OnFailure, and its restartPolicyRules
+    (at most 20) need it, with a known action and exit codes In or NotIn; a created pod's images have no
+    leading or trailing spaces; a pod with hostUsers: false has no raw block devices. A CronJob's schedule is
+    five fields or a descriptor as the server's cron parser reads them, without TZ or CRON_TZ; its timeZone a
+    zone the server can load (not Local); its counts not negative, its concurrencyPolicy Allow, Forbid or
+    Replace, its job template without a selector of its own. None of this is in the JSON schemas. A
+    DynamoGraphDeployment is accepted with such a container name, port, env name, probe, volume or pod
+    setting, and its pods are refused when the operator creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
                 "Job restartPolicy: Never (or OnFailure).",
     reads=("Job", "CronJob", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
@@ -183,6 +189,7 @@ def pod_spec_invalid(model: Model):
     for workload in model.workloads:
         own_restart = workload.obj.kind not in _JOB_KINDS + _ALWAYS_KINDS  # else _restart_problem's
         for path, problem in (*_restart_problem(workload), *_count_problems(workload), *job_spec_problems(workload),
+                              *cronjob_spec_problems(workload),
                               *_selector_problems(workload), *volume_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for path, problem in (*pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces),

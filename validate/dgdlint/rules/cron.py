@@ -1,0 +1,176 @@
+"""A CronJob's own spec as the API server validates it on create (written from Kubernetes' batch validation,
+v1.37, and the cron parser it uses, robfig/cron v3's standard parser): a schedule of five fields or a
+descriptor, without TZ or CRON_TZ (the timeZone field says that); a time zone the server can load; counts
+that are not negative; a known concurrency policy; a job template with no selector of its own. Each function
+yields (path, problem)."""
+
+from __future__ import annotations
+
+import re
+
+from dgdlint.model import Workload, as_map, as_str
+
+CONCURRENCY_POLICIES = ("Allow", "Forbid", "Replace")
+# (lowest, highest, names) of minute, hour, day of month, month, day of week
+_FIELDS = (("minute", 0, 59, {}), ("hour", 0, 23, {}), ("day of month", 1, 31, {}),
+           ("month", 1, 12, {name: number for number, name in enumerate(
+               ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}),
+           ("day of week", 0, 6, {name: number for number, name in enumerate(
+               ("sun", "mon", "tue", "wed", "thu", "fri", "sat"))}))
+_DESCRIPTORS = ("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly")
+_DURATION_PART = re.compile(r"([0-9]*(?:\.[0-9]*)?)([^0-9.]*)")
+_DURATION_UNITS = {"ns": 1, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9}
+_ZONE_PART = re.compile(r"[A-Za-z.\-_0-9+]{1,14}")
+_GO_SPACE = " \t\n\v\f\r\x85\xa0"  # strings.Fields splits at Unicode spaces; these are the ones met in YAML
+
+
+def _number(text: str, names: dict) -> int:
+    """robfig's parseIntOrName: a name (any case) or a non-negative decimal as Go's Atoi reads it."""
+    if text.lower() in names:
+        return names[text.lower()]
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise ValueError(f"failed to parse int from {text}")
+    number = int(text)
+    if number < 0:
+        raise ValueError(f"negative number ({number}) not allowed: {text}")
+    return number
+
+
+def _range_problem(expression: str, low: int, high: int, names: dict) -> str | None:
+    """One comma-separated part of a field: `*` or `?`, a number or name, a range, each with an optional step."""
+    parts = expression.split("/")
+    bounds = parts[0].split("-")
+    try:
+        if bounds[0] in ("*", "?"):
+            start, end = low, high
+        else:
+            if len(bounds) > 2:
+                return f"too many hyphens: {expression}"
+            start = _number(bounds[0], names)
+            end = _number(bounds[1], names) if len(bounds) == 2 else start
+        if len(parts) > 2:
+            return f"too many slashes: {expression}"
+        step = 1
+        if len(parts) == 2:
+            step = _number(parts[1], {})
+            if len(bounds) == 1:
+                end = high
+    except ValueError as error:
+        return str(error)
+    if start < low:
+        return f"beginning of range ({start}) below minimum ({low}): {expression}"
+    if end > high:
+        return f"end of range ({end}) above maximum ({high}): {expression}"
+    if start > end:
+        return f"beginning of range ({start}) beyond end of range ({end}): {expression}"
+    if step == 0:
+        return f"step of range should be a positive number: {expression}"
+    return None
+
+
+def duration_problem(text: str) -> str | None:
+    """Go's time.ParseDuration: `[-+]?([0-9]*(\\.[0-9]*)?[a-z]+)+`, or "0"; units ns, us, ms, s, m, h."""
+    rest = text[1:] if text[:1] in ("-", "+") else text
+    if rest == "0":
+        return None
+    if not rest:
+        return "invalid duration"
+    total = 0.0
+    while rest:
+        match = _DURATION_PART.match(rest)
+        number, unit = match.group(1), match.group(2)
+        if number in ("", "."):
+            return "invalid duration"
+        if not unit:
+            return "missing unit in duration"
+        if unit not in _DURATION_UNITS:
+            return f"unknown unit {unit!r} in duration"
+        total += float(number) * _DURATION_UNITS[unit]
+        if total > 2**63:
+            return "invalid duration"
+        rest = rest[match.end():]
+    return None
+
+
+def schedule_problem(schedule: str) -> str | None:
+    """What robfig/cron's standard parser says of a schedule (None: it parses)."""
+    if schedule.startswith(("TZ=", "CRON_TZ=")):  # a zone first: the parser reads the rest after it
+        if " " not in schedule:
+            return "a time zone with no schedule after it"
+        zone, schedule = schedule[schedule.index("=") + 1:schedule.index(" ")], schedule[schedule.index(" "):]
+        schedule = schedule.strip(_GO_SPACE)
+        if zone and time_zone_problem(zone):
+            return f"provided bad location {zone}"
+    if schedule.startswith("@"):
+        if schedule in _DESCRIPTORS:
+            return None
+        if schedule.startswith("@every "):
+            problem = duration_problem(schedule[len("@every "):])
+            return f"failed to parse duration {schedule}: {problem}" if problem else None
+        return f"unrecognized descriptor: {schedule}"
+    fields = [field for field in re.split(f"[{_GO_SPACE}]+", schedule) if field]
+    if len(fields) != 5:
+        return f"expected exactly 5 fields, found {len(fields)}"
+    for text, (_name, low, high, names) in zip(fields, _FIELDS, strict=True):
+        for expression in (part for part in text.split(",") if part):
+            problem = _range_problem(expression, low, high, names)
+            if problem:
+                return problem
+    return None
+
+
+def time_zone_problem(zone: str) -> str | None:
+    """validateTimeZone: an IANA name the server can load, not Local. The zone is looked up in the time zone
+    database Python has (the system's, or the tzdata package); with none, only its syntax is read."""
+    if not zone:
+        return "empty (leave it out, or name a time zone)"
+    if any(part in (".", "..") or part.startswith("-") or not _ZONE_PART.fullmatch(part) for part in zone.split("/")):
+        return "no time zone name"
+    if zone.lower() == "local":
+        return "name an explicit time zone (Local is the API server's own)"
+    if zone == "UTC":
+        return None
+    try:
+        import zoneinfo
+
+        zoneinfo.ZoneInfo(zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        known = zoneinfo.available_timezones()  # empty: no database to look in
+        return "no time zone the server knows (names are case-sensitive)" if known else None
+    return None
+
+
+def cronjob_spec_problems(workload: Workload):
+    if workload.obj.kind != "CronJob":
+        return
+    spec = as_map(workload.obj.value.get("spec"))
+    schedule = spec.get("schedule")
+    if isinstance(schedule, str):
+        if not schedule:
+            yield ("spec", "schedule"), "has an empty schedule"
+        elif schedule_problem(schedule):
+            yield ("spec", "schedule"), f"has schedule {schedule!r}, which the server's cron parser refuses: " \
+                                        f"{schedule_problem(schedule)}"
+        if "TZ" in schedule:
+            yield ("spec", "schedule"), "has a time zone in its schedule (TZ or CRON_TZ), which the " \
+                                        "server refuses; set spec.timeZone instead"
+    zone = spec.get("timeZone")
+    if isinstance(zone, str):
+        problem = time_zone_problem(zone)
+        if problem:
+            yield ("spec", "timeZone"), f"has timeZone {zone!r}: {problem}"
+    for name in ("startingDeadlineSeconds", "successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
+        value = spec.get(name)
+        if type(value) is int and value < 0:
+            yield ("spec", name), f"has {name} {value}; it must not be negative"
+    policy = as_str(spec.get("concurrencyPolicy"))
+    if policy and policy not in CONCURRENCY_POLICIES:  # empty: the server defaults it to Allow
+        yield ("spec", "concurrencyPolicy"), f"has concurrencyPolicy {policy!r}, not one of " \
+                                             f"{', '.join(CONCURRENCY_POLICIES)}"
+    job = as_map(as_map(spec.get("jobTemplate")).get("spec"))
+    if job.get("selector") is not None:
+        yield ("spec", "jobTemplate", "spec", "selector"), "has a job template with a selector of its own " \
+                                                           "(the server generates each Job's)"
+    if job.get("manualSelector") is True:
+        yield ("spec", "jobTemplate", "spec", "manualSelector"), "has a job template with manualSelector: " \
+                                                                 "true, which a job template does not take"
