@@ -70,6 +70,10 @@ MUTANTS = [
     ("rules/cron.py", '"@daily", "@midnight", "@hourly")', '"@daily", "@hourly")',
      "pod-spec-invalid"),  # @midnight refused
     ("rules/cron.py", 'if len(fields) != 5:', 'if len(fields) > 6:', "pod-spec-invalid"),  # six fields taken
+    ("rules/apps.py", 'rolling.get("maxUnavailable", "25%")', 'rolling.get("maxUnavailable", 0)',
+     "pod-spec-invalid"),  # an unset maxUnavailable not read as its default 25%
+    ("rules/apps.py", 'if "more than 100%" not in problem or "maxUnavailable" in problem', 'if True',
+     "pod-spec-invalid"),  # a Deployment's surge above 100% refused
     ("load/documents.py", '_MARKS = ("<", "${", "{{", "\\\\", "binary")', '_MARKS = ("<", "${", "{{", "binary")',
      "placeholder-value"),  # a mark written as an escape taken for no mark
     ("cosmos.py", '|" + _HELM_REFERENCE)', '")', "placeholder-value"),  # Helm references no longer seen

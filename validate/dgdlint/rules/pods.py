@@ -10,6 +10,7 @@ written and mount paths, probes and hooks, a v1alpha1 service's own probes, pod 
 from __future__ import annotations
 
 from dgdlint.model import Model, Workload, as_list, as_map, as_str
+from dgdlint.rules.apps import apps_spec_problems
 from dgdlint.rules.cron import cronjob_spec_problems
 from dgdlint.rules.jobs import job_spec_problems
 from dgdlint.rules.pod_containers import OPERATOR_MAIN, pod_wide_problems
@@ -174,7 +175,11 @@ def _restart_problem(workload: Workload):
     leading or trailing spaces; a pod with hostUsers: false has no raw block devices. A CronJob's schedule is
     five fields or a descriptor as the server's cron parser reads them, without TZ or CRON_TZ; its timeZone a
     zone the server can load (not Local); its counts not negative, its concurrencyPolicy Allow, Forbid or
-    Replace, its job template without a selector of its own. None of this is in the JSON schemas. A
+    Replace, its job template without a selector of its own. A Deployment, ReplicaSet, StatefulSet or
+    DaemonSet has counts that are not negative, a progress deadline past minReadySeconds, an update strategy
+    of a known type with what it takes (integers or percentages, maxUnavailable at most 100%, not everything
+    0), a StatefulSet a known pod management and claim retention, a DNS-label service name; its pods take no
+    activeDeadlineSeconds. None of this is in the JSON schemas. A
     DynamoGraphDeployment is accepted with such a container name, port, env name, probe, volume or pod
     setting, and its pods are refused when the operator creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
@@ -189,7 +194,7 @@ def pod_spec_invalid(model: Model):
     for workload in model.workloads:
         own_restart = workload.obj.kind not in _JOB_KINDS + _ALWAYS_KINDS  # else _restart_problem's
         for path, problem in (*_restart_problem(workload), *_count_problems(workload), *job_spec_problems(workload),
-                              *cronjob_spec_problems(workload),
+                              *cronjob_spec_problems(workload), *apps_spec_problems(workload),
                               *_selector_problems(workload), *volume_problems(workload.pod)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for path, problem in (*pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces),
