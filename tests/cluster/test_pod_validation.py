@@ -92,6 +92,11 @@ def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(pat
     # a container's limit above the pod-level one: the server names it under the pod's resources
     refused = [re.sub(r"\.resources\.containers\[(\d+)\]\[([^\]]+)\]\.limits$", r".containers[\1].resources.limits.\2",
                       field) for field in refused]
+    # a pod's overhead, validated as a container's limits, is named under `limits`
+    def overhead(key: re.Match) -> str:
+        return f".overhead.{key[1]}" if re.fullmatch(r"[A-Za-z0-9_-]+", key[1]) else f".overhead[{key[1]}]"
+
+    refused = [re.sub(r"\.overhead\.limits\[([^\]]+)\]", overhead, field) for field in refused]
     assert all(any(field.startswith(unquoted(f.path)) or inlined(f.path).startswith((field + ".", field + "["))
                    or f.path.startswith(field + ".")
                    or unindexed(f.path) == unindexed(field) for f in ours) for field in refused), (refused, ours)

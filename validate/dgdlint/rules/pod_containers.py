@@ -176,6 +176,29 @@ def pod_resource_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]
                     f"limits {resource} {text!r} is above the pod's own limit {tables['limits'][resource]!r}"
 
 
+def overhead_problems(pod: PodSettings):
+    """A pod's overhead (what its runtime class adds), read as a container's limits are: not negative, an
+    extended resource (a GPU) in whole units, hugepages in whole pages and beside cpu or memory."""
+    overhead = as_map(pod.spec.get("overhead"))
+    values = {}
+    for resource, text in overhead.items():
+        value = parse_quantity(as_str(text))
+        if value is None:
+            continue  # not a quantity: the schema stage says so
+        at = pod.field_path("overhead") + (resource,)
+        values[resource] = value
+        if value < 0:
+            yield at, f"overhead {resource} {text!r} is negative"
+        elif "/" in resource and "kubernetes.io/" not in resource and value != value.to_integral_value():
+            yield at, f"overhead {resource} {text!r} is not a whole number (an extended resource)"
+        elif resource.startswith("hugepages-"):
+            size = parse_quantity(resource[len("hugepages-"):])
+            if not size or size != size.to_integral_value() or value.to_integral_value(rounding="ROUND_CEILING") % size:
+                yield at, f"overhead {resource} {text!r} is not a whole number of {resource[len('hugepages-'):]} pages"
+    if any(resource.startswith("hugepages-") for resource in values) and not {"cpu", "memory"} & set(values):
+        yield pod.field_path("overhead"), "overhead has hugepages without cpu or memory beside them"
+
+
 def resource_claim_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]):
     """Dynamic resource allocation (from 1.34): the pod's claims each named (a DNS label, once) with one source,
     a claim or a claim template named as objects are; a container's claims name one of the pod's, each claim
@@ -253,6 +276,7 @@ def pod_wide_problems(pod: PodSettings, regular: list, init: list, release, temp
                 yield container.path + ("volumeDevices",), "volumeDevices are refused in a pod with hostUsers: false"
     if release.kubernetes_at_least("1.35"):
         yield from hostname_override_problems(pod)
+    yield from overhead_problems(pod)
     if release.kubernetes_at_least("1.34"):
         yield from pod_resource_problems(pod, [(c.raw, c.path) for c in regular])
         yield from resource_claim_problems(pod, [(c.raw, c.path) for c in (*regular, *init)])

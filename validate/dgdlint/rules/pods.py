@@ -179,7 +179,8 @@ def _restart_problem(workload: Workload):
     DaemonSet has counts that are not negative, a progress deadline past minReadySeconds, an update strategy
     of a known type with what it takes (integers or percentages, maxUnavailable at most 100%, not everything
     0), a StatefulSet a known pod management and claim retention, a DNS-label service name; its pods take no
-    activeDeadlineSeconds. None of this is in the JSON schemas. A
+    activeDeadlineSeconds. A pod's overhead is read as a container's limits are. None of this is in the JSON
+    schemas. A
     DynamoGraphDeployment is accepted with such a container name, port, env name, probe, volume or pod
     setting, and its pods are refused when the operator creates them.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
