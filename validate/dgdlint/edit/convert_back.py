@@ -20,6 +20,7 @@ from dgdlint.edit.convert_context import (
 )
 from dgdlint.edit.notes import Note
 from dgdlint.edit.roundtrip import EditableDocument
+from dgdlint.quantity import parse_quantity
 
 SAME_NAME = ("replicas", "minAvailable", "runtimeVersionOverride", "globalDynamoNamespace", "multinode",
              "modelRef", "topologyConstraint", "eppConfig", "providerOverride")
@@ -93,7 +94,7 @@ def _component(ctx: Context, components, index: int, component, services: Commen
             service[key] = value
             ctx.table.move(component, key, service, key)
         elif key == "sharedMemorySize":
-            if str(value) == "0":
+            if _is_zero(value):  # the operator's ConvertToSharedMemorySpec: any zero (0, 0Gi) is disabled
                 service["sharedMemory"] = CommentedMap([("disabled", True)])
             else:
                 service["sharedMemory"] = CommentedMap([("size", value)])
@@ -117,6 +118,13 @@ def _component(ctx: Context, components, index: int, component, services: Commen
         else:
             ctx.drop(component, key, f"{name}.{key} has no place in v1alpha1; it is left out")
     ctx.rehome(services, name)
+
+
+def _is_zero(value) -> bool:
+    """Whether a sharedMemorySize is zero as a quantity (`0`, `0Gi`, `0.0`): the operator tests the sign of the
+    parsed quantity, not its spelling."""
+    quantity = parse_quantity(value)
+    return quantity is not None and quantity == 0
 
 
 def _experimental(ctx: Context, component, experimental: CommentedMap, service: CommentedMap) -> None:
