@@ -57,3 +57,36 @@ def test_a_zero_shared_memory_size_in_any_spelling_becomes_disabled(capsys, tmp_
         assert _service(out, "fe")["sharedMemory"] == {"disabled": True}, size
     code, out, _ = _convert(capsys, tmp_path, BETA_ZERO_SHM.format(size="1Gi"), "v1alpha1")
     assert _service(out, "fe")["sharedMemory"] == {"size": "1Gi"}
+
+
+BETA_LONE_SERVER = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: e3
+spec:
+  components:
+    - name: fe
+      type: frontend
+      podTemplate:
+        spec:
+          containers:
+            - name: server
+              image: img:1.1.0
+"""
+
+
+def test_a_lone_container_not_named_main_stays_a_container_going_back(capsys, tmp_path):
+    """decomposePodTemplateFromHub (shared_spec_conversion.go) takes as main only the container whose name is
+    `main`; every other one goes to extraPodSpec.containers, and restoreDedicatedFieldsFromMain gets nil. The
+    harness gave `extraPodSpec: {containers: [{name: server, image: img:1.1.0}]}` and no mainContainer (review
+    D10). dgdlint made `server` the mainContainer, which turned a graph both versions refuse (no main image)
+    into one they accept. Now it converts as the operator does, with a warning."""
+    code, out, err = _convert(capsys, tmp_path, BETA_LONE_SERVER, "v1alpha1")
+    assert code == 0
+    assert _service(out, "fe") == {"componentType": "frontend",
+                                   "extraPodSpec": {"containers": [{"name": "server", "image": "img:1.1.0"}]}}
+    assert err == (f"{tmp_path / 'graph.yaml'}:11: warning: fe: no container is named main, so the service gets no "
+                   "mainContainer and its containers stay in extraPodSpec.containers, as the operator converts it; "
+                   "both versions need a main container with an image: name yours main "
+                   "[convert-main-container-missing]\n")

@@ -151,8 +151,15 @@ def _pod_template(ctx: Context, component, template: CommentedMap, service: Comm
     if not isinstance(spec, CommentedMap):
         return
     containers = spec.get("containers") if isinstance(spec.get("containers"), CommentedSeq) else CommentedSeq()
+    # Only the container named main is the main one (decomposePodTemplateFromHub): a lone container of another
+    # name stays a container of extraPodSpec, and the service has no mainContainer, as the operator serves it.
     main_index = next((i for i, c in enumerate(containers) if isinstance(c, CommentedMap)
-                       and str(c.get("name")) == MAIN), 0 if len(containers) == 1 else None)
+                       and str(c.get("name")) == MAIN), None)
+    if main_index is None and containers:
+        ctx.note("warning", "convert-main-container-missing", spec, "containers",
+                 f"{name}: no container is named {MAIN}, so the service gets no mainContainer and its containers "
+                 "stay in extraPodSpec.containers, as the operator converts it; both versions need a main container "
+                 f"with an image: name yours {MAIN}")
     sidecar_name = str(component.get("frontendSidecar")) if component.get("frontendSidecar") else None
     extra = CommentedMap()
     rest = CommentedSeq()

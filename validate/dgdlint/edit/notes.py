@@ -30,6 +30,11 @@ EDIT_NOTES = {
     "convert-env-merged": ("convert", "info",
                            "A variable is set both in a service's envs and in its mainContainer's env; the "
                            "container's value is kept, as the operator merges them."),
+    "convert-main-container-missing": ("convert", "warning",
+                                       "A v1beta1 pod template without a container named main: going back to "
+                                       "v1alpha1 its containers stay in extraPodSpec.containers and the service "
+                                       "has no mainContainer, as the operator converts it. Either version needs "
+                                       "a main container with an image."),
     "convert-component-unnamed": ("convert", "error",
                                   "A v1beta1 component without a name: v1alpha1 needs one as its services key."),
     "convert-frontend-sidecar": ("convert", "error or info",
