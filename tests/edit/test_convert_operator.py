@@ -6,7 +6,7 @@ purpose, the test says why the two are the same object for the operator."""
 
 from __future__ import annotations
 
-from edit_support import run
+from edit_support import comments, run
 from ruamel.yaml import YAML
 
 
@@ -90,3 +90,155 @@ def test_a_lone_container_not_named_main_stays_a_container_going_back(capsys, tm
                    "mainContainer and its containers stay in extraPodSpec.containers, as the operator converts it; "
                    "both versions need a main container with an image: name yours main "
                    "[convert-main-container-missing]\n")
+
+
+ALPHA_BOTH_LEVELS = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: e5
+spec:
+  services:
+    W:
+      componentType: worker
+      envFromSecret: s1
+      envs:
+        - {name: A, value: svc}
+      readinessProbe:
+        httpGet: {path: /r, port: 1}
+        periodSeconds: 5
+      resources:
+        limits: {gpu: "1", cpu: "2"}
+        requests: {gpu: "1"}
+      extraPodSpec:
+        mainContainer:
+          name: foo
+          image: img:1.1.0
+          envFrom:
+            - configMapRef: {name: c1}
+          env:
+            - {name: Z, value: main}
+            - {name: A, value: main}
+          readinessProbe:
+            timeoutSeconds: 3
+          resources:
+            limits: {nvidia.com/gpu: "2"}
+            requests: {}
+"""
+
+
+def test_service_fields_and_main_container_merge_as_the_operator_merges_them(capsys, tmp_path):
+    """buildSharedPodTemplateFromAlpha (shared_spec_conversion.go) builds the main container from the service's
+    fields (buildMainContainerFromDedicated: envFrom [secretRef s1], env [A=svc], the readiness probe, the
+    resources), then mergeExtraPodSpecMainContainer merges mainContainer over it with mergo.Merge WithOverride
+    (imdario/mergo v0.3.16, deepMerge):
+    - a non-empty slice replaces the other: mainContainer's envFrom [configMapRef c1] replaces [secretRef s1],
+      so the secret is not in the result (review D14; dgdlint kept both);
+    - env is merged by name afterwards (mergeEnvs: service order, mainContainer's value wins, its new names
+      appended): A=main, Z=main;
+    - two probe pointers are merged field by field, a non-empty field of mainContainer winning: {httpGet /r,
+      periodSeconds 5} + {timeoutSeconds 3} is one probe with all three (review D15; dgdlint kept only
+      mainContainer's handler-less probe and said the operator uses it);
+    - resource maps are merged key by key: limits cpu 2 from the service, nvidia.com/gpu 2 from mainContainer;
+      the empty requests map adds nothing, so requests keep nvidia.com/gpu 1;
+    - the container is named main whatever mainContainer's name was."""
+    code, out, err = _convert(capsys, tmp_path, ALPHA_BOTH_LEVELS, "v1beta1")
+    assert code == 0
+    assert _main(out) == {
+        "name": "main", "image": "img:1.1.0",
+        "envFrom": [{"configMapRef": {"name": "c1"}}],
+        "env": [{"name": "A", "value": "main"}, {"name": "Z", "value": "main"}],
+        "readinessProbe": {"timeoutSeconds": 3, "httpGet": {"path": "/r", "port": 1}, "periodSeconds": 5},
+        "resources": {"limits": {"cpu": "2", "nvidia.com/gpu": "2"}, "requests": {"nvidia.com/gpu": "1"}},
+    }
+    assert "envFromSecret 's1' is not used: mainContainer.envFrom replaces it" in err
+    assert "readinessProbe is set on the service and on mainContainer: merged field by field" in err
+
+
+def test_an_empty_main_container_env_from_keeps_the_secret(capsys, tmp_path):
+    """mergo does not let an empty slice override (isEmptyValue: length 0), so `envFrom: []` in mainContainer
+    leaves the service's [secretRef s1] in place."""
+    text = ALPHA_BOTH_LEVELS.replace("envFrom:\n            - configMapRef: {name: c1}", "envFrom: []")
+    code, out, err = _convert(capsys, tmp_path, text, "v1beta1")
+    assert code == 0
+    assert _main(out)["envFrom"] == [{"secretRef": {"name": "s1"}}]
+    assert "envFromSecret" not in err
+
+
+ALPHA_PROBES = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: e1
+spec:
+  services:
+    Frontend:
+      componentType: frontend
+      livenessProbe:
+        httpGet: {path: /live, port: 8000}
+      readinessProbe:
+        httpGet: {path: /ready, port: http, scheme: HTTP}
+        periodSeconds: 5
+        failureThreshold: 3
+      extraPodSpec:
+        mainContainer:
+          image: img:1.1.0
+          livenessProbe:
+            exec: {command: ["true"]}
+          readinessProbe:
+            httpGet: {path: /health, port: 9000}
+            periodSeconds: 0
+            failureThreshold: 6
+"""
+
+
+def test_probes_at_both_levels_merge_field_by_field_even_into_two_handlers(capsys, tmp_path):
+    """The same merge (mergeExtraPodSpecMainContainer, mergo WithOverride), field by field down to the leaves:
+    - liveness {httpGet /live} + mainContainer's {exec}: one probe with both handlers; the harness printed
+      exactly that for this pair (review C9, e1.go.yaml). The API server refuses a probe with two handlers, so
+      dgdlint warns;
+    - readiness: httpGet is merged too (path /health from mainContainer, scheme HTTP from the service);
+      periodSeconds 0 is empty to mergo and does not override 5; failureThreshold 6 does;
+    - the port is an IntOrString, a struct mergo merges field by field: mainContainer's 9000 sets IntVal, but
+      its Type (Int, 0) is empty and does not override the service's Type String, so the result is still
+      the named port `http`."""
+    code, out, err = _convert(capsys, tmp_path, ALPHA_PROBES, "v1beta1")
+    assert code == 0
+    main = _main(out)
+    assert main["livenessProbe"] == {"exec": {"command": ["true"]}, "httpGet": {"path": "/live", "port": 8000}}
+    assert main["readinessProbe"] == {"httpGet": {"path": "/health", "port": "http", "scheme": "HTTP"},
+                                      "periodSeconds": 5, "failureThreshold": 6}
+    assert ("livenessProbe is set on the service and on mainContainer: the operator merges them field by field "
+            "into one probe with exec and httpGet, which the API server refuses (a probe has one handler)") in err
+    assert "warning: Frontend: livenessProbe" in err and "info: Frontend: readinessProbe" in err
+
+
+def test_the_comments_of_merged_probe_fields_survive(capsys, tmp_path):
+    """A field the merge takes from mainContainer leaves the service's value out; its comments join the kept
+    key (an end-of-line one as a line above it), so no comment is lost."""
+    text = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: e1
+spec:
+  services:
+    Frontend:
+      componentType: frontend
+      # service probe
+      livenessProbe:  # on the key
+        httpGet: {path: /live, port: 8000}  # the handler
+        periodSeconds: 7  # seven
+      extraPodSpec:
+        mainContainer:
+          image: img:1.1.0
+          livenessProbe:
+            periodSeconds: 3  # three
+"""
+    source = tmp_path / "graph.yaml"
+    source.write_text(text)
+    code, out, _ = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0
+    assert sorted(comments(out)) == sorted(comments(text))
+    assert YAML(typ="safe").load(out)["spec"]["components"][0]["podTemplate"]["spec"]["containers"][0][
+        "livenessProbe"] == {"periodSeconds": 3, "httpGet": {"path": "/live", "port": 8000}}

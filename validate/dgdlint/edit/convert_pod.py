@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from dgdlint.edit.comments import Attached
 from dgdlint.edit.convert_context import DEFAULT_GPU, FRONTEND_SIDECAR, MAIN, Context
 from dgdlint.edit.convert_context import as_map as _map
 from dgdlint.edit.convert_context import as_seq as _seq
@@ -19,6 +20,51 @@ def _valid_quantity(value) -> bool:
     except (ValueError, TypeError, ArithmeticError):
         return False
     return True
+
+
+PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+INT_OR_STRING_PORTS = ("httpGet", "tcpSocket")  # the port of these is an IntOrString
+
+
+def _empty(value) -> bool:
+    """Whether mergo counts a value as empty (isEmptyValue): null, false, zero, "", [] and {} never override."""
+    if value is None or value is False:
+        return True
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value == 0
+    return isinstance(value, (str, list, dict)) and len(value) == 0
+
+
+def _merge_over(ctx: Context, base: CommentedMap, over: CommentedMap, parent: str) -> None:
+    """`base` merged into `over` in place as mergo.Merge(base, over, WithOverride) merges two structs: a key
+    only in `base` is added, two mappings are merged key by key, and at a leaf `over` wins unless its value
+    is empty. An IntOrString port is a struct to mergo: a number over a name sets only IntVal, the Type
+    stays String, and the name is what the result says. The comments of a value left out go to its key."""
+    for key in list(base.keys()):
+        value = base[key]
+        if key not in over:
+            over[key] = value
+        elif _map(value) is not None and _map(over[key]) is not None:
+            _merge_over(ctx, value, over[key], str(key))
+        elif _empty(over[key]) or (parent in INT_OR_STRING_PORTS and key == "port" and isinstance(value, str)
+                                   and isinstance(over[key], int) and not isinstance(over[key], bool)):
+            for attached in ctx.table.pop_under(over[key]):
+                _join(ctx, attached, over, key)
+            over[key] = value
+        else:
+            for attached in ctx.table.pop_under(value):
+                _join(ctx, attached, over, key)
+        _join(ctx, ctx.table.pop(base, key), over, key)
+
+
+def _join(ctx: Context, attached: Attached | None, container, key) -> None:
+    """Comments onto a key that may have its own: an end-of-line comment joins as a line above, where the
+    key's own end-of-line comment cannot hide it."""
+    if attached is None:
+        return
+    if ctx.table.get(container, key) is not None and attached.eol:
+        attached = Attached(above=attached.above + [(0, attached.eol[1])])
+    ctx.table.put(container, key, attached)
 
 
 class PodBuilder:
@@ -62,11 +108,8 @@ class PodBuilder:
             spec.insert(0, "containers", None)
         self._mounts(main, spec)
         for probe in ("livenessProbe", "readinessProbe"):
-            if probe in self.fields and probe not in main:
-                main[probe] = self.fields[probe]
-                ctx.table.move(service, probe, main, probe)
-            elif probe in self.fields:
-                ctx.drop(service, probe, f"{probe} is also set on mainContainer, which the operator uses")
+            if probe in self.fields:
+                self._probe(main, probe)
         containers = CommentedSeq([main])
         ctx.table.move(extra, "mainContainer", containers, 0)
         for index, container in enumerate(_seq(extra.get("containers")) or []):
@@ -122,15 +165,36 @@ class PodBuilder:
             return
         entry = CommentedMap()
         entry["secretRef"] = CommentedMap([("name", secret)])
-        existing = _seq(main.get("envFrom"))
-        if existing is None:
+        if _empty(main.get("envFrom")):
             main["envFrom"] = CommentedSeq([entry])
             self.ctx.table.move(self.service, "envFromSecret", main, "envFrom")
+        else:  # mergo lets mainContainer's non-empty slice replace the one built from envFromSecret
+            self.ctx.drop(self.service, "envFromSecret",
+                          f"{self.name}: envFromSecret {str(secret)!r} is not used: mainContainer.envFrom replaces it "
+                          "when the operator merges the two; add its secretRef to mainContainer.envFrom to keep it")
+
+    def _probe(self, main: CommentedMap, probe: str) -> None:
+        """The service's probe with mainContainer's merged over it, as mergeExtraPodSpecMainContainer merges
+        (mergo WithOverride): field by field, a non-empty field of mainContainer winning."""
+        ctx, given = self.ctx, self.fields[probe]
+        own = main.get(probe)
+        if _empty(own) or _map(given) is None or _map(own) is None:
+            if _empty(own) and not _empty(given):
+                main[probe] = given
+            ctx.table.move(self.service, probe, main, probe)
+            return
+        _merge_over(ctx, given, own, probe)
+        handlers = [key for key in PROBE_HANDLERS if not _empty(own.get(key))]
+        if len(handlers) > 1:
+            ctx.note("warning", "convert-probe-merged", self.service, probe,
+                     f"{self.name}: {probe} is set on the service and on mainContainer: the operator merges them "
+                     f"field by field into one probe with {' and '.join(handlers)}, which the API server refuses (a "
+                     "probe has one handler); keep one of them")
         else:
-            for index in reversed(range(len(existing))):
-                self.ctx.table.move(existing, index, existing, index + 1)
-            existing.insert(0, entry)
-            self.ctx.table.move(self.service, "envFromSecret", existing, 0)
+            ctx.note("info", "convert-probe-merged", self.service, probe,
+                     f"{self.name}: {probe} is set on the service and on mainContainer: merged field by field, "
+                     "mainContainer's fields winning, as the operator merges them")
+        _join(ctx, ctx.table.pop(self.service, probe), main, probe)
 
     def _resources(self, main: CommentedMap) -> None:
         given = _map(self.fields.get("resources"))

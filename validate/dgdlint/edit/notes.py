@@ -35,6 +35,10 @@ EDIT_NOTES = {
                                        "v1alpha1 its containers stay in extraPodSpec.containers and the service "
                                        "has no mainContainer, as the operator converts it. Either version needs "
                                        "a main container with an image."),
+    "convert-probe-merged": ("convert", "info or warning",
+                             "A v1alpha1 probe set both on the service and on its mainContainer: merged field by "
+                             "field, mainContainer's non-empty fields winning, as the operator merges them (a "
+                             "warning when the merged probe has two handlers, which the API server refuses)."),
     "convert-component-unnamed": ("convert", "error",
                                   "A v1beta1 component without a name: v1alpha1 needs one as its services key."),
     "convert-frontend-sidecar": ("convert", "error or info",
