@@ -242,3 +242,57 @@ spec:
     assert sorted(comments(out)) == sorted(comments(text))
     assert YAML(typ="safe").load(out)["spec"]["components"][0]["podTemplate"]["spec"]["containers"][0][
         "livenessProbe"] == {"periodSeconds": 3, "httpGet": {"path": "/live", "port": 8000}}
+
+
+ALPHA_VIEW_WITH_RECORD = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  annotations:
+    # written by the operator
+    nvidia.com/dgd-spec: >-
+      {"version":1,"spec":{"components":[{"name":"decode",
+      "experimental":{"grove":{"forceScalingGroup":true}}}]}}
+    nvidia.com/dgd-status: '{}'
+  name: e2
+spec:
+  services:
+    decode:
+      componentType: worker
+      subComponentType: decode
+      extraPodSpec:
+        mainContainer:
+          image: img:1.1.0
+"""
+
+
+def test_the_operators_private_records_are_left_out_with_a_warning(capsys, tmp_path):
+    """A graph read with kubectl carries the operator's nvidia.com/dgd-spec (the fields of the other version
+    this one cannot hold; here the v1beta1-only forceScalingGroup, as in the operator's own v1alpha1 view of a
+    v1beta1 graph, review D17) and nvidia.com/dgd-status. ConvertTo (dynamographdeployment_conversion.go)
+    restores the saved fields and then scrubDGDInternalAnnotations removes both, so no converted object keeps
+    them (a v1alpha1 record on a v1beta1 object would be read back as the wrong version's fields). dgdlint
+    cannot restore the fields: it removes the records as the operator does and warns that fields may be
+    missing (it copied the record through, and lost forceScalingGroup without a word). An annotations
+    mapping left empty goes too; its comment stays in metadata."""
+    code, out, err = _convert(capsys, tmp_path, ALPHA_VIEW_WITH_RECORD, "v1beta1")
+    assert code == 0
+    assert out["metadata"] == {"name": "e2"}
+    assert "experimental" not in out["spec"]["components"][0]
+    assert ("warning: metadata.annotations nvidia.com/dgd-spec is the operator's private record of the v1beta1 "
+            "fields this graph cannot hold") in err
+    assert "info: metadata.annotations nvidia.com/dgd-status is the operator's private record of status" in err
+    _, text, _ = run(capsys, "convert", "--to", "v1beta1", str(tmp_path / "graph.yaml"))
+    assert comments(text) == ["# written by the operator"]
+
+
+def test_going_back_the_private_records_are_left_out_too_and_other_annotations_stay(capsys, tmp_path):
+    """ConvertFrom scrubs the same two annotations (scrubDGDInternalAnnotations) before it writes its own
+    record; an ordinary annotation is the user's and stays."""
+    text = BETA_ZERO_SHM.format(size="1Gi").replace(
+        "  name: e4\n", "  name: e4\n  annotations:\n    team: video\n    nvidia.com/dgd-spec: '{}'\n")
+    code, out, err = _convert(capsys, tmp_path, text, "v1alpha1")
+    assert code == 0
+    assert out["metadata"] == {"name": "e4", "annotations": {"team": "video"}}
+    assert "nvidia.com/dgd-spec is the operator's private record of the v1alpha1 fields" in err
+

@@ -13,7 +13,7 @@ import io
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from dgdlint.edit.comments import Attached
-from dgdlint.edit.convert_context import Context, rename_key, set_api_version
+from dgdlint.edit.convert_context import Context, drop_private_annotations, rename_key, set_api_version
 from dgdlint.edit.convert_service import convert_service
 from dgdlint.edit.notes import Note, line_of
 from dgdlint.edit.roundtrip import EditableDocument, EditableFile, make_yaml
@@ -80,6 +80,7 @@ def _to_v1beta1(document: EditableDocument, root: CommentedMap, items: Commented
                 place: int | None) -> list[Note]:
     ctx = Context(document.file, document.chunk.start, document.table)
     set_api_version(root, "v1beta1")
+    drop_private_annotations(ctx, root, "v1beta1")
     spec = root.get("spec")
     if "status" in root:
         ctx.drop(root, "status", "status is written by the operator, not converted; it is left out", "info")

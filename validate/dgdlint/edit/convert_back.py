@@ -14,6 +14,7 @@ from dgdlint.edit.convert_context import (
     MAIN,
     PROMOTED_SUBTYPES,
     Context,
+    drop_private_annotations,
     rename_key,
     rename_mode,
     set_api_version,
@@ -31,6 +32,7 @@ def to_v1alpha1(document: EditableDocument, root: CommentedMap) -> list[Note]:
     """`root` (the document, or an item of its list) converted in place."""
     ctx = Context(document.file, document.chunk.start, document.table)
     set_api_version(root, "v1alpha1")
+    drop_private_annotations(ctx, root, "v1alpha1")
     if "status" in root:
         ctx.drop(root, "status", "status is written by the operator, not converted; it is left out", "info")
         del root["status"]

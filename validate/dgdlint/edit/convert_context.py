@@ -28,10 +28,11 @@ class Context:
     def note(self, severity: str, code: str, container, key, message: str) -> None:
         self.notes.append(Note(self.file, line_of(container, key, self.start), severity, code, message))
 
-    def drop(self, container, key, message: str, severity: str = "warning") -> None:
+    def drop(self, container, key, message: str, severity: str = "warning",
+             code: str = "convert-field-dropped") -> None:
         """A field with no place in the target version: said, never silent. Its comments (and those inside its
         value) wait in `orphans` for `rehome`, so that none is lost with it."""
-        self.note(severity, "convert-field-dropped", container, key, message)
+        self.note(severity, code, container, key, message)
         try:
             value = container[key]
         except (KeyError, IndexError, TypeError):
@@ -81,3 +82,44 @@ def rename_key(spec: CommentedMap, old: str, new: str, value, ctx: Context) -> N
     del spec[old]
     spec.insert(position, new, value)
     ctx.table.move(spec, old, spec, new)
+
+
+LOST_EXAMPLES = {"v1beta1": "experimental.grove.forceScalingGroup, the order of the containers",
+                 "v1alpha1": "spec.pvcs, dynamoNamespace, ingress"}  # what a record holds, by the version it adds
+PRIVATE_ANNOTATIONS = ("nvidia.com/dgd-spec", "nvidia.com/dgd-status")  # the operator's conversion records
+
+
+def drop_private_annotations(ctx: Context, root: CommentedMap, target: str) -> None:
+    """A graph read back from a cluster carries the operator's private conversion records: what the other
+    version holds that this one cannot (dgd-spec) and its status (dgd-status). The operator's ConvertTo and
+    ConvertFrom read them, restore those fields and scrub them (scrubDGDInternalAnnotations); dgdlint cannot
+    restore them, so it leaves them out as the operator does and says what may be missing."""
+    metadata = as_map(root.get("metadata"))
+    annotations = as_map(metadata.get("annotations")) if metadata is not None else None
+    if annotations is None:
+        return
+    for key in PRIVATE_ANNOTATIONS:
+        if key not in annotations:
+            continue
+        if key.endswith("spec"):
+            message = (f"metadata.annotations {key} is the operator's private record of the {target} fields this "
+                       "graph cannot hold (it was read from a cluster). The operator restores them when it "
+                       "converts; dgdlint cannot, and leaves the record out as the operator does, so such fields "
+                       f"({LOST_EXAMPLES[target]}) may be missing: take the graph as the cluster serves it in "
+                       f"{target} (kubectl get dynamographdeployments.{target}.nvidia.com NAME -o yaml) or compare "
+                       "with it")
+        else:
+            message = (f"metadata.annotations {key} is the operator's private record of status; it is left out, as "
+                       "the operator leaves it out when it converts")
+        ctx.drop(annotations, key, message, "warning" if key.endswith("spec") else "info",
+                 "convert-private-annotation")
+        del annotations[key]
+    if not annotations:  # emptied: left out too, its comments with the others
+        attached = ctx.table.pop(metadata, "annotations")
+        if attached is not None and (attached.above or attached.eol):
+            ctx.orphans.append(attached)
+        del metadata["annotations"]
+    if metadata:
+        ctx.rehome(metadata, next(iter(metadata)))
+    else:
+        ctx.rehome(root, "metadata")

@@ -39,6 +39,12 @@ EDIT_NOTES = {
                              "A v1alpha1 probe set both on the service and on its mainContainer: merged field by "
                              "field, mainContainer's non-empty fields winning, as the operator merges them (a "
                              "warning when the merged probe has two handlers, which the API server refuses)."),
+    "convert-private-annotation": ("convert", "warning or info",
+                                   "The graph carries the operator's private conversion records "
+                                   "(nvidia.com/dgd-spec, nvidia.com/dgd-status), as a graph read from a cluster "
+                                   "does. The operator restores fields of the other version from them and "
+                                   "removes them; dgdlint cannot restore them and leaves them out, so such fields "
+                                   "may be missing: take the graph as the cluster serves it in the target version."),
     "convert-component-unnamed": ("convert", "error",
                                   "A v1beta1 component without a name: v1alpha1 needs one as its services key."),
     "convert-frontend-sidecar": ("convert", "error or info",
