@@ -296,3 +296,62 @@ def test_going_back_the_private_records_are_left_out_too_and_other_annotations_s
     assert out["metadata"] == {"name": "e4", "annotations": {"team": "video"}}
     assert "nvidia.com/dgd-spec is the operator's private record of the v1alpha1 fields" in err
 
+
+BETA_SIDECAR_WITH_PORTS = """\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: e6
+spec:
+  components:
+    - name: w
+      type: worker
+      frontendSidecar: sidecar-frontend
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: img:1.1.0
+            - name: sidecar-frontend
+              image: fe:1.1.0
+              ports:
+                - containerPort: 8000
+              resources:
+                limits: {cpu: "1"}
+"""
+
+
+def test_a_frontend_sidecar_v1alpha1_cannot_hold_stays_a_plain_container(capsys, tmp_path):
+    """decomposePodTemplateFromHub leaves every container but main in extraPodSpec.containers, and
+    restoreFrontendSidecarFromPodTemplate turns the sidecar back into a v1alpha1 frontendSidecar only when the
+    operator's own record says it came from one (restoredDefaultFrontendSidecar); otherwise it stays as
+    written and the reference goes to the record. The harness kept this sidecar, ports and resources, as a
+    container (review C10); dgdlint refused the component (exit 1). Now it converts it the operator's way,
+    with a warning that the component no longer names its frontend sidecar (a file has no record to keep the
+    name in)."""
+    code, out, err = _convert(capsys, tmp_path, BETA_SIDECAR_WITH_PORTS, "v1alpha1")
+    assert code == 0
+    assert _service(out, "w") == {"componentType": "worker", "extraPodSpec": {
+        "mainContainer": {"image": "img:1.1.0"},
+        "containers": [{"name": "sidecar-frontend", "image": "fe:1.1.0", "ports": [{"containerPort": 8000}],
+                        "resources": {"limits": {"cpu": "1"}}}]}}
+    assert "warning: w: the frontend sidecar sets ports, resources, which v1alpha1's frontendSidecar cannot hold" \
+        in err and "[convert-frontend-sidecar]" in err
+
+
+def test_a_frontend_sidecar_with_a_prefixed_secret_stays_a_plain_container(capsys, tmp_path):
+    """envFromSecret is one whole secret; frontendSidecarEnvFromSecret (shared_spec_conversion.go) reads an
+    envFrom as one only without a prefix and config map. A prefixed one would lose its prefix in
+    frontendSidecar, so it stays a container, as the operator keeps it."""
+    text = BETA_SIDECAR_WITH_PORTS.replace(
+        "              ports:\n                - containerPort: 8000\n              resources:\n"
+        "                limits: {cpu: \"1\"}\n",
+        "              envFrom:\n                - {prefix: FE_, secretRef: {name: s1}}\n")
+    code, out, err = _convert(capsys, tmp_path, text, "v1alpha1")
+    assert code == 0
+    assert "frontendSidecar" not in _service(out, "w")
+    assert _service(out, "w")["extraPodSpec"]["containers"][0]["envFrom"] == [
+        {"prefix": "FE_", "secretRef": {"name": "s1"}}]
+    text = text.replace("{prefix: FE_, secretRef: {name: s1}}", "{secretRef: {name: s1}}")
+    code, out, err = _convert(capsys, tmp_path, text, "v1alpha1")
+    assert _service(out, "w")["frontendSidecar"] == {"image": "fe:1.1.0", "envFromSecret": "s1"}

@@ -177,8 +177,9 @@ def _pod_template(ctx: Context, component, template: CommentedMap, service: Comm
                     del container["name"]
                 extra["mainContainer"] = container
                 ctx.table.move(containers, index, extra, "mainContainer")
-            elif sidecar_name and isinstance(container, CommentedMap) and str(container.get("name")) == sidecar_name:
-                _frontend_sidecar(ctx, containers, index, container, service, name)
+            elif sidecar_name and isinstance(container, CommentedMap) and str(container.get("name")) == sidecar_name \
+                    and _frontend_sidecar(ctx, containers, index, container, service, name):
+                continue
             else:
                 ctx.table.move(containers, index, rest, len(rest))
                 rest.append(container)
@@ -191,24 +192,28 @@ def _pod_template(ctx: Context, component, template: CommentedMap, service: Comm
     ctx.table.move(component, "podTemplate", service, "extraPodSpec" if extra else "extraPodMetadata")
 
 
-def _frontend_sidecar(ctx: Context, containers, index: int, container: CommentedMap, service, name: str) -> None:
-    if any(key not in SIDECAR_FIELDS and key != "envFrom" for key in container):
-        ctx.note("error", "convert-frontend-sidecar", containers, index,
-                 f"{name}: the frontend sidecar sets fields v1alpha1's frontendSidecar cannot hold (it takes image, "
-                 "args, env and one secret); convert this component by hand")
-        return
+def _frontend_sidecar(ctx: Context, containers, index: int, container: CommentedMap, service, name: str) -> bool:
+    """The sidecar container as v1alpha1's frontendSidecar, when that can hold it (False: it cannot)."""
+    beyond = [str(key) for key in container if key not in SIDECAR_FIELDS and key != "envFrom"]
+    if beyond:
+        _plain_sidecar(ctx, containers, index, name, f"sets {', '.join(beyond)}, which")
+        return False
+    env_from = container.get("envFrom")
+    secret = None
+    if env_from:  # one secret, whole (no prefix): what envFromSecret means
+        first = env_from[0] if isinstance(env_from, CommentedSeq) and len(env_from) == 1 else None
+        reference = first.get("secretRef") if isinstance(first, CommentedMap) and list(first) == ["secretRef"] \
+            else None
+        secret = reference.get("name") if isinstance(reference, CommentedMap) else None
+        if not secret:
+            _plain_sidecar(ctx, containers, index, name, "takes an envFrom other than one whole secret, which")
+            return False
     sidecar = CommentedMap()
     for key, target in SIDECAR_FIELDS.items():
         if target and key in container:
             sidecar[target] = container[key]
             ctx.table.move(container, key, sidecar, target)
-    env_from = container.get("envFrom")
-    if env_from:
-        secret = env_from[0].get("secretRef", {}).get("name") if len(env_from) == 1 else None
-        if secret is None:
-            ctx.note("error", "convert-frontend-sidecar", containers, index,
-                     f"{name}: the frontend sidecar's envFrom is not one secret; convert this component by hand")
-            return
+    if secret:
         sidecar["envFromSecret"] = secret
     service["frontendSidecar"] = sidecar
     ctx.table.move(containers, index, service, "frontendSidecar")
@@ -216,3 +221,15 @@ def _frontend_sidecar(ctx: Context, containers, index: int, container: Commented
         ctx.note("info", "convert-frontend-sidecar", containers, index,
                  f"{name}: the sidecar container is named {container.get('name')!r}; v1alpha1 names it "
                  f"{FRONTEND_SIDECAR}")
+    return True
+
+
+def _plain_sidecar(ctx: Context, containers, index: int, name: str, why: str) -> None:
+    """A frontend sidecar v1alpha1's frontendSidecar cannot hold stays a plain container, as the operator's
+    ConvertFrom keeps every v1beta1 sidecar (restoreFrontendSidecarFromPodTemplate turns only a sidecar it
+    converted from v1alpha1 itself back into frontendSidecar); the reference has no v1alpha1 place."""
+    ctx.note("warning", "convert-frontend-sidecar", containers, index,
+             f"{name}: the frontend sidecar {why} v1alpha1's frontendSidecar cannot hold (it takes image, args, env "
+             "and one secret): it stays a plain container of extraPodSpec.containers, as the operator converts it, "
+             "and the component no longer names it as its frontend sidecar (v1alpha1 has no place for the name; "
+             "the operator keeps it in its private record)")

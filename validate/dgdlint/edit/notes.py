@@ -47,10 +47,11 @@ EDIT_NOTES = {
                                    "may be missing: take the graph as the cluster serves it in the target version."),
     "convert-component-unnamed": ("convert", "error",
                                   "A v1beta1 component without a name: v1alpha1 needs one as its services key."),
-    "convert-frontend-sidecar": ("convert", "error or info",
+    "convert-frontend-sidecar": ("convert", "warning or info",
                                  "A frontend sidecar v1alpha1's frontendSidecar cannot hold (fields beyond image, "
-                                 "args, env and one secret): convert that component by hand; an info when only "
-                                 "its container name changes."),
+                                 "args, env and one secret) stays a plain container of extraPodSpec.containers, as "
+                                 "the operator converts it, and the component no longer names it as its frontend "
+                                 "sidecar; an info when only its container name changes."),
     "fixed": ("fix", "info", "A finding repaired; the rule it repairs is named in brackets before the code."),
     "fix-ambiguous": ("fix", "warning",
                       "A finding with more than one answer (two endpoints, a value from a Secret, a flag whose "
