@@ -179,6 +179,10 @@ MUTANTS = [
      'if spec.get("completions") is None:', "pod-spec-invalid"),  # the defaults of an Indexed Job forgotten
     ("rules/jobs.py", "if selects(selector, generated) is False:", "if True:",
      "pod-spec-invalid"),  # a selector on the generated job-name label refused
+    ("rules/volumes.py", 'as_str(item.get("key")) == ""', 'len(as_str(item.get("key")) or "ab") < 2',
+     "pod-spec-invalid"),  # a one-character item key refused
+    ("rules/volumes.py", 'if volume == "":', 'if volume is not None and len(volume) < 2:',
+     "pod-spec-invalid"),  # a one-character volume name refused in a mount
     ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",
      "claim-spec-invalid"),  # a snapshot without its apiGroup taken
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',

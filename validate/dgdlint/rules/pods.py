@@ -148,9 +148,10 @@ def _restart_problem(workload: Workload):
     negative, a sleep hook lasts no longer than the pod's grace period; an init container has probes and
     hooks only as a sidecar; imagePullPolicy is Always, IfNotPresent or Never. A volume has a DNS-label name
     and one source with what it needs (a secretName, a config map name, a claimName, a host path), file
-    modes up to 0777 and item paths inside the volume, a downward API file with one fieldRef a volume
+    modes up to 0777 and items with a key and a path inside the volume, a downward API file with one fieldRef a volume
     file takes or one resourceFieldRef naming its container, an ephemeral volume a claim template with
-    labels and annotations only and a claim's spec; a mount's subPath stays inside its volume. A
+    labels and annotations only and a claim's spec; a mount names a volume, and its subPath stays inside
+    it. A
     pod's dnsPolicy is one of four (None with a dnsConfig nameserver), its dnsConfig has at most 3
     nameservers that are IP addresses and search domains that are DNS names; host aliases have IP addresses
     and DNS names; a pod template's label keys and values and annotation keys are of Kubernetes' syntax (a

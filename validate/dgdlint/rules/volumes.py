@@ -40,6 +40,8 @@ def _items_problems(source: dict, where: tuple, downward: bool = False):
     downward API file's one field or resource (downward.py)."""
     for index, item in enumerate(as_list(source.get("items"))):
         item, at = as_map(item), where + ("items", index)
+        if not downward and as_str(item.get("key")) == "":  # missing: the schema's to report
+            yield at + ("key",), f"has a {where[-1]} item with an empty key (the key to project is required)"
         path = as_str(item.get("path"))
         if path is not None:
             problem = non_reserved_path_problem(path) if path else "is empty"
@@ -141,7 +143,9 @@ def mount_problems(raw: dict, path: tuple, volumes: dict | None):
     for index, mount in enumerate(as_list(raw.get("volumeMounts"))):  # a repeated path: the list keys' check
         mount, where = as_map(mount), path + ("volumeMounts", index)
         volume, mount_path = as_str(mount.get("name")), as_str(mount.get("mountPath"))
-        if volumes is not None and volume and volume not in volumes:
+        if volume == "":  # missing: the schema's to report (the operator makes no volume for it either)
+            yield where + ("name",), "has a volume mount with an empty volume name"
+        elif volumes is not None and volume and volume not in volumes:
             yield where + ("name",), f"mounts volume {volume!r}, which the pod does not have"
         if mount_path is not None and not mount_path:
             yield where + ("mountPath",), "has an empty mountPath"
