@@ -183,6 +183,14 @@ MUTANTS = [
      "pod-spec-invalid"),  # a one-character item key refused
     ("rules/volumes.py", 'if volume == "":', 'if volume is not None and len(volume) < 2:',
      "pod-spec-invalid"),  # a one-character volume name refused in a mount
+    ("rules/volumes.py", 'if not as_str(source.get("reference")):',
+     'if len(as_str(source.get("reference")) or "") < 2:', "pod-spec-invalid"),  # a one-character reference
+    ("rules/volumes.py", "if policy and policy not in PULL_POLICIES:",
+     "if policy is not None and policy not in PULL_POLICIES:", "pod-spec-invalid"),  # an empty (defaulted) policy
+    ("rules/volumes.py", 'not nfs_path.startswith("/")', 'not nfs_path.startswith("/") or len(nfs_path) < 2',
+     "pod-spec-invalid"),  # the nfs root, "/", refused
+    ("rules/volumes.py", "elif dns1123_subdomain_problem(secret):", "elif len(secret) < 2:",
+     "pod-spec-invalid"),  # a csi secret name read by length, not syntax
     ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",
      "claim-spec-invalid"),  # a snapshot without its apiGroup taken
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',

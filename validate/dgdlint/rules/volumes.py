@@ -27,6 +27,7 @@ SOURCES = ("awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder",
            "hostPath", "image", "iscsi", "nfs", "persistentVolumeClaim", "photonPersistentDisk", "portworxVolume",
            "projected", "quobyte", "rbd", "scaleIO", "secret", "storageos", "vsphereVolume")
 READ_ONLY_MODES = ("Disabled", "Enabled", "IfPossible")
+PULL_POLICIES = ("Always", "IfNotPresent", "Never")
 _REQUIRED = {"secret": "secretName", "configMap": "name", "persistentVolumeClaim": "claimName", "hostPath": "path"}
 
 
@@ -100,6 +101,12 @@ def _source_problems(kind: str, source: object, where: tuple):
                                                    else dns1123_subdomain_problem(driver.lower()))
         if problem:
             yield where + ("driver",), f"csi driver {driver!r} {problem}" if driver else "csi volume names no driver"
+        if isinstance(source.get("nodePublishSecretRef"), dict):  # null: unset
+            secret = as_str(source["nodePublishSecretRef"].get("name"))
+            if not secret:
+                yield where + ("nodePublishSecretRef", "name"), "csi nodePublishSecretRef names no secret"
+            elif dns1123_subdomain_problem(secret):  # the server names it at csi.name
+                yield where, f"csi nodePublishSecretRef name {secret!r} {dns1123_subdomain_problem(secret)}"
     needed = _REQUIRED.get(kind)
     if needed and not as_str(source.get(needed)):
         yield where, f"{kind} volume names no {needed}"
@@ -112,6 +119,19 @@ def _source_problems(kind: str, source: object, where: tuple):
             yield where + ("path",), f"hostPath path {path!r} must not contain a '..' element"
         if kind_of is not None and kind_of not in HOST_PATH_TYPES:
             yield where + ("type",), f"hostPath type {kind_of!r} is not one of {', '.join(HOST_PATH_TYPES[1:])}"
+    elif kind == "image":
+        if not as_str(source.get("reference")):  # validateImageVolumeSource, on create
+            yield where + ("reference",), "image volume names no image reference (one is required)"
+        policy = as_str(source.get("pullPolicy"))
+        if policy and policy not in PULL_POLICIES:  # empty: defaulted from the reference's tag
+            yield where + ("pullPolicy",), \
+                f"image volume pullPolicy {policy!r} is not one of {', '.join(PULL_POLICIES)}"
+    elif kind == "nfs":  # a missing server or path: the schema's to report
+        if as_str(source.get("server")) == "":
+            yield where + ("server",), "nfs volume has an empty server (one is required)"
+        nfs_path = as_str(source.get("path"))
+        if nfs_path is not None and not nfs_path.startswith("/"):  # Go's path.IsAbs
+            yield where + ("path",), f"nfs path {nfs_path!r} is not an absolute path"
     elif kind == "ephemeral":
         yield from template_claim_problems(source, where)
     elif kind == "emptyDir":
