@@ -6,7 +6,9 @@ topology spread constraint's matchLabelKeys are merged into its selector from 1.
 (MatchLabelKeysInPodTopologySpreadSelectorMerge); before, a key the selector names is refused whatever the
 pod's labels. An env var's fileKeyRef exists from 1.35 (EnvFiles): an older server drops it, leaving its
 valueFrom without a source. A container's resizePolicy and a pod's hostUsers are kept from 1.33
-(InPlacePodVerticalScaling, UserNamespacesSupport): an older server drops them unread."""
+(InPlacePodVerticalScaling, UserNamespacesSupport): an older server drops them unread. A claim's (or claim
+template's) volumeAttributesClassName is validated from 1.34 (VolumeAttributesClass on by default); an older
+server drops it from a claim, and leaves it unread in a template."""
 
 from __future__ import annotations
 
@@ -93,3 +95,13 @@ def test_a_file_key_ref_is_an_env_source_from_1_35():
     [dropped] = findings("1.34")
     assert "names no source" in dropped and "fileKeyRef needs Kubernetes 1.35" in dropped
 
+
+@pytest.mark.parametrize(("rule", "fixture"), [
+    ("claim-spec-invalid", "claim-attributes-class-invalid.yaml"),
+    ("pod-spec-invalid", "job-ephemeral-template-sources-mismatch.yaml"),  # beside its data source findings
+])
+def test_a_volume_attributes_class_name_is_read_from_1_34(rule, fixture):
+    def classes(version):
+        return [f for f in rule_findings(fixture, version, rule, "fail") if "volumeAttributesClassName" in f.path]
+    assert classes("1.34") and classes(None)
+    assert classes("1.33") == []

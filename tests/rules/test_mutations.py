@@ -191,6 +191,18 @@ MUTANTS = [
      "pod-spec-invalid"),  # the nfs root, "/", refused
     ("rules/volumes.py", "elif dns1123_subdomain_problem(secret):", "elif len(secret) < 2:",
      "pod-spec-invalid"),  # a csi secret name read by length, not syntax
+    ("rules/claims.py", 'return as_str(first.get("apiGroup")) == as_str(second.get("apiGroup")) and all(',
+     'return (as_str(first.get("apiGroup")) or "") == (as_str(second.get("apiGroup")) or "") and all(',
+     "claim-spec-invalid"),  # an apiGroup "" taken for one left out
+    ("rules/claims.py", '            del sources["dataSourceRef"]\n', "            pass\n",
+     "claim-spec-invalid"),  # a claim's namespaced dataSourceRef kept, though the server drops it
+    ("rules/claims.py", '                del sources["dataSource"]\n', "                pass\n",
+     "claim-spec-invalid"),  # a claim's lone snapshot without apiGroup kept, though the server drops it
+    ("rules/claims.py", "sources = _data_sources(spec, claim_object)", "sources = _data_sources(spec, True)",
+     "pod-spec-invalid"),  # a claim template's data sources trimmed as a claim's are
+    ("rules/claims.py", "if attributes_class and attributes and dns1123_subdomain_problem(attributes):",
+     "if attributes_class and attributes and dns1123_label_problem(attributes):",
+     "claim-spec-invalid"),  # a volumeAttributesClassName read as a DNS label: dots refused
     ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",
      "claim-spec-invalid"),  # a snapshot without its apiGroup taken
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',

@@ -11,7 +11,12 @@ from dgdlint.model import Model, Pvc, as_list, as_map, as_str
 from dgdlint.quantity import go_quantity
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems
-from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem, qualified_name_problem
+from dgdlint.rules.syntax import (
+    dns1123_label_problem,
+    dns1123_subdomain_problem,
+    label_value_problem,
+    qualified_name_problem,
+)
 
 ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 
@@ -51,7 +56,7 @@ def _spec_problems(modes: list[str], size: str | None, storage_class: str | None
             yield where, f"storage class {storage_class!r} {problem}"
 
 
-def template_claim_problems(ephemeral: dict, where: tuple):
+def template_claim_problems(ephemeral: dict, where: tuple, attributes_class: bool = True):
     """An ephemeral volume's claim template: there is one, its metadata holds only labels and annotations
     (valid ones), its spec is a claim's (claim_problems)."""
     template = ephemeral.get("volumeClaimTemplate")
@@ -78,21 +83,60 @@ def template_claim_problems(ephemeral: dict, where: tuple):
     storage = as_str(as_map(as_map(spec.get("resources")).get("requests")).get("storage"))
     modes = [mode for mode in (as_str(item) for item in as_list(spec.get("accessModes"))) if mode]
     yield from _spec_problems(modes, storage, as_str(spec.get("storageClassName")), where + ("spec",))
-    yield from written_spec_problems(spec, where + ("spec",))
+    yield from written_spec_problems(spec, where + ("spec",), attributes_class=attributes_class)
 
 
-def written_spec_problems(spec: dict, where: tuple):
-    """What a written claim spec holds beyond access, size and class: its volumeMode, selector and data
-    source (a kind and a name; without an apiGroup, a PersistentVolumeClaim)."""
+def _data_sources(spec: dict, claim_object: bool) -> dict[str, dict]:
+    """The data sources the server validates. A claim object's are first trimmed as on create: a
+    dataSourceRef with a namespace is dropped (CrossNamespaceVolumeDataSource is off by default), and then,
+    without a dataSourceRef, a dataSource that is neither a claim nor a VolumeSnapshot of
+    snapshot.storage.k8s.io is dropped without a word (the old behaviour, kept for old clients). A claim
+    template's are validated as written."""
+    sources = {key: spec[key] for key in ("dataSource", "dataSourceRef") if isinstance(spec.get(key), dict)}
+    if claim_object:
+        if as_str(as_map(sources.get("dataSourceRef")).get("namespace")):
+            del sources["dataSourceRef"]
+        if "dataSource" in sources and "dataSourceRef" not in sources:
+            source = sources["dataSource"]
+            kind, group = as_str(source.get("kind")) or "", as_str(source.get("apiGroup")) or ""
+            if (kind, group) not in (("PersistentVolumeClaim", ""), ("VolumeSnapshot", "snapshot.storage.k8s.io")):
+                del sources["dataSource"]
+    return sources
+
+
+def _same_source(first: dict, second: dict) -> bool:
+    """Whether two data sources are the same to the server: an apiGroup left out (or null) is not the
+    empty one (it compares the pointers' targets and their absence), kinds and names as text."""
+    return as_str(first.get("apiGroup")) == as_str(second.get("apiGroup")) and all(
+        (as_str(first.get(field)) or "") == (as_str(second.get(field)) or "") for field in ("kind", "name"))
+
+
+def written_spec_problems(spec: dict, where: tuple, claim_object: bool = False, attributes_class: bool = True):
+    """What a written claim spec holds beyond access, size and class: its volumeMode, selector, data
+    sources (each a kind and a name, without an apiGroup a PersistentVolumeClaim; both set, the same) and
+    (`attributes_class`, from Kubernetes 1.34) volumeAttributesClassName. `claim_object`: a claim's own
+    spec, not a template's (_data_sources)."""
     mode = as_str(spec.get("volumeMode"))
     if mode is not None and mode not in ("Block", "Filesystem"):
         yield where + ("volumeMode",), f"volumeMode {mode!r} is not Block or Filesystem"
     if isinstance(spec.get("selector"), dict):
         yield from selector_problems(spec["selector"], where + ("selector",))
-    for key in ("dataSource", "dataSourceRef"):
-        source = spec.get(key)
-        if not isinstance(source, dict):
-            continue
+    attributes = as_str(spec.get("volumeAttributesClassName"))
+    if attributes_class and attributes and dns1123_subdomain_problem(attributes):
+        yield where + ("volumeAttributesClassName",), \
+            f"volumeAttributesClassName {attributes!r} {dns1123_subdomain_problem(attributes)}"
+    sources = _data_sources(spec, claim_object)
+    reference = sources.get("dataSourceRef")
+    namespace = as_str(as_map(reference).get("namespace"))
+    if namespace and "dataSource" in sources:  # left in a claim template
+        yield where + ("dataSource",), "sets dataSource beside a dataSourceRef with a namespace (one at most)"
+    elif namespace and dns1123_label_problem(namespace):
+        yield where + ("dataSourceRef", "namespace"), \
+            f"dataSourceRef namespace {namespace!r} {dns1123_label_problem(namespace)}"
+    elif reference is not None and "dataSource" in sources and not _same_source(sources["dataSource"], reference):
+        yield where + ("dataSource",), "sets dataSource and dataSourceRef to different objects; when both " \
+                                       "are set they must match (the same apiGroup, kind and name)"
+    for key, source in sources.items():
         kind, name, group = (as_str(source.get(field)) or "" for field in ("kind", "name", "apiGroup"))
         for field, text in (("name", name), ("kind", kind)):
             if not text:
@@ -110,16 +154,23 @@ def written_spec_problems(spec: dict, where: tuple):
     rationale="""The API server refuses a PersistentVolumeClaim without an access mode, with one it does not
     know, with ReadWriteOncePod beside another, without a storage request or with one that is not above
     zero, with a storage class name that is not a DNS subdomain, a volumeMode other than Block or
-    Filesystem, an invalid selector, or a data source without a kind or name (or of another kind than
-    PersistentVolumeClaim without its apiGroup). A claim object is refused when applied;
+    Filesystem, an invalid selector, a data source without a kind or name (or of another kind than
+    PersistentVolumeClaim without its apiGroup), a dataSource and dataSourceRef that name different
+    objects (an apiGroup left out is not the empty one), or (from Kubernetes 1.34) a
+    volumeAttributesClassName that is not a DNS subdomain. On create, the server first drops a
+    dataSourceRef with a namespace and then, without a dataSourceRef, a dataSource that is neither a claim
+    nor a VolumeSnapshot of snapshot.storage.k8s.io: those are taken (and ignored), not refused. A claim
+    object is refused when applied;
     a v1alpha1 `spec.pvcs` entry with `create: true` passes with the graph, and the claim the operator makes
     from it is refused, so the workers wait for a volume that never comes.""",
     remediation="Give the claim an access mode such as ReadWriteMany and a storage size such as 200Gi.",
     reads=("PersistentVolumeClaim", "DynamoGraphDeployment (v1alpha1 spec.pvcs with create: true)"),
 )
 def claim_spec_invalid(model: Model):
+    attributes_class = model.release.kubernetes_at_least("1.34")  # VolumeAttributesClass on by default
     for pvc in model.pvcs:
-        written = written_spec_problems(as_map(pvc.obj.value.get("spec")), ("spec",)) if pvc.path == () else ()
+        written = written_spec_problems(as_map(pvc.obj.value.get("spec")), ("spec",), True, attributes_class) \
+            if pvc.path == () else ()
         for path, problem in (*claim_problems(pvc), *written):
             what = pvc.obj.label if pvc.path == () else f"{pvc.obj.label}: the claim {pvc.name} it creates"
             yield Hit(pvc.obj, path, f"{what} {problem}")

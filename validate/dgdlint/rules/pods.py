@@ -195,11 +195,12 @@ def _restart_problem(workload: Workload):
 def pod_spec_invalid(model: Model):
     strict_ips, resize = model.release.kubernetes_at_least("1.36"), model.release.kubernetes_at_least("1.33")
     user_namespaces = resize  # hostUsers is kept from 1.33 too (UserNamespacesSupport)
+    attributes_class = model.release.kubernetes_at_least("1.34")  # VolumeAttributesClass on by default
     for workload in model.workloads:
         own_restart = workload.obj.kind not in _JOB_KINDS + _ALWAYS_KINDS  # else _restart_problem's
         for path, problem in (*_restart_problem(workload), *_count_problems(workload), *job_spec_problems(workload),
                               *cronjob_spec_problems(workload), *apps_spec_problems(workload),
-                              *_selector_problems(workload), *volume_problems(workload.pod)):
+                              *_selector_problems(workload), *volume_problems(workload.pod, attributes_class)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         for path, problem in (*pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces),
                               *template_metadata_problems(workload.pod),
@@ -216,7 +217,8 @@ def pod_spec_invalid(model: Model):
             service = as_map(graph.obj.get(component.path)) if graph.shape == "services" else {}
             own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
             main = OPERATOR_MAIN if graph.shape == "services" else None
-            for path, problem in (*volume_problems(component.pod),  # the operator adds its own beside them
+            # the written volumes; the operator adds its own beside them
+            for path, problem in (*volume_problems(component.pod, attributes_class),
                                   *pod_field_problems(component.pod, strict_ips, user_namespaces=user_namespaces),
                                   *template_metadata_problems(component.pod),
                                   *pod_wide_problems(component.pod, [component.main, *component.sidecars],

@@ -91,7 +91,7 @@ def _projected_problems(source: dict, where: tuple):
                 paths.add(path or "")
 
 
-def _source_problems(kind: str, source: object, where: tuple):
+def _source_problems(kind: str, source: object, where: tuple, attributes_class: bool = True):
     source = as_map(source)
     if kind == "projected":
         yield from _projected_problems(source, where)
@@ -133,7 +133,7 @@ def _source_problems(kind: str, source: object, where: tuple):
         if nfs_path is not None and not nfs_path.startswith("/"):  # Go's path.IsAbs
             yield where + ("path",), f"nfs path {nfs_path!r} is not an absolute path"
     elif kind == "ephemeral":
-        yield from template_claim_problems(source, where)
+        yield from template_claim_problems(source, where, attributes_class)
     elif kind == "emptyDir":
         limit = source.get("sizeLimit")
         amount = go_quantity(str(limit).strip()) if isinstance(limit, (str, int, float)) \
@@ -143,8 +143,9 @@ def _source_problems(kind: str, source: object, where: tuple):
         # emptyDir.mode is behind a feature gate off by default (EmptyDirVolumeMode): the server drops it
 
 
-def volume_problems(pod: PodSettings):
-    """(path, problem) for what the API server refuses in a pod spec's volumes."""
+def volume_problems(pod: PodSettings, attributes_class: bool = True):
+    """(path, problem) for what the API server refuses in a pod spec's volumes; `attributes_class`: an
+    ephemeral claim's volumeAttributesClassName is read (from Kubernetes 1.34)."""
     for index, volume in enumerate(as_list(pod.spec.get("volumes"))):
         volume, where = as_map(volume), pod.field_path("volumes") + (index,)
         name = as_str(volume.get("name"))
@@ -154,7 +155,7 @@ def volume_problems(pod: PodSettings):
         for extra in sources[1:]:  # none is an emptyDir: the server defaults it
             yield where + (extra,), f"volume {name or index} names a second source, {extra} beside {sources[0]}"
         if sources:
-            yield from _source_problems(sources[0], volume[sources[0]], where + (sources[0],))
+            yield from _source_problems(sources[0], volume[sources[0]], where + (sources[0],), attributes_class)
 
 
 def mount_problems(raw: dict, path: tuple, volumes: dict | None):
