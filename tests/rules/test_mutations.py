@@ -203,6 +203,15 @@ MUTANTS = [
     ("rules/claims.py", "if attributes_class and attributes and dns1123_subdomain_problem(attributes):",
      "if attributes_class and attributes and dns1123_label_problem(attributes):",
      "claim-spec-invalid"),  # a volumeAttributesClassName read as a DNS label: dots refused
+    ("rules/volumes.py", 'if ".." in device_path.split("/"):', 'if ".." in device_path:',
+     "pod-spec-invalid"),  # a devicePath element only starting with '..' taken for a backstep
+    ("rules/volumes.py", "elif kind is not None and kind not in BLOCK_SOURCES:",
+     'elif kind is not None and kind != "persistentVolumeClaim":', "pod-spec-invalid"),  # ephemeral refused
+    ("rules/volumes.py", "if device_path in mount_paths.values():",
+     'if device_path.rstrip("/") in [text.rstrip("/") for text in mount_paths.values()]:',
+     "pod-spec-invalid"),  # paths compared as directories, not as written: /data/ taken for /data
+    ("rules/volumes.py", "elif kind is None and volumes is not None:", "elif volumes is not None and False:",
+     "pod-spec-invalid"),  # a device of a volume the pod lacks let through
     ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",
      "claim-spec-invalid"),  # a snapshot without its apiGroup taken
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',

@@ -69,7 +69,8 @@ def _container_problems(container, workload: Workload | None, pod_spec: dict | N
         env_name = as_str(as_map(entry).get("name"))
         if env_name and env_name_problem(env_name):
             yield container.path + ("env", index, "name"), f"env name {env_name!r} {env_name_problem(env_name)}"
-    yield from mount_problems(raw, container.path, workload.pod.volumes() if workload is not None else None)
+    yield from mount_problems(raw, container.path, workload.pod.volumes() if workload is not None else None,
+                              as_map(pod_spec).get("volumes"))
     restart = as_str(as_map(pod_spec).get("restartPolicy"))
     yield from container_field_problems(raw, container.path, restart, "initContainers" in container.path, resize)
 
@@ -153,7 +154,8 @@ def _restart_problem(workload: Workload):
     modes up to 0777 and items with a key and a path inside the volume, a downward API file with one fieldRef a volume
     file takes or one resourceFieldRef naming its container, an ephemeral volume a claim template with
     labels and annotations only and a claim's spec; a mount names a volume, and its subPath stays inside
-    it. A
+    it; a raw block device (volumeDevices) names a claim or ephemeral volume of the pod, once, has a
+    devicePath without '..', and is neither mounted nor at a mountPath. A
     pod's dnsPolicy is one of four (None with a dnsConfig nameserver), its dnsConfig has at most 3
     nameservers that are IP addresses and search domains that are DNS names; host aliases have IP addresses
     and DNS names; a pod template's label keys and values and annotation keys are of Kubernetes' syntax (a

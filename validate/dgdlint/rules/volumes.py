@@ -28,6 +28,7 @@ SOURCES = ("awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder",
            "projected", "quobyte", "rbd", "scaleIO", "secret", "storageos", "vsphereVolume")
 READ_ONLY_MODES = ("Disabled", "Enabled", "IfPossible")
 PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+BLOCK_SOURCES = ("ephemeral", "persistentVolumeClaim")  # what a raw block device (volumeDevices) is made of
 _REQUIRED = {"secret": "secretName", "configMap": "name", "persistentVolumeClaim": "claimName", "hostPath": "path"}
 
 
@@ -158,9 +159,11 @@ def volume_problems(pod: PodSettings, attributes_class: bool = True):
             yield from _source_problems(sources[0], volume[sources[0]], where + (sources[0],), attributes_class)
 
 
-def mount_problems(raw: dict, path: tuple, volumes: dict | None):
-    """(path, problem) for a container's volume mounts; `volumes` the pod's (None when the operator adds its
-    own, so a mount's volume cannot be known)."""
+def mount_problems(raw: dict, path: tuple, volumes: dict | None, written: list | None = None):
+    """(path, problem) for a container's volume mounts and raw block devices; `volumes` the pod's (None when
+    the operator adds its own, so a mount's volume cannot be known: then `written`, the pod spec's volumes as
+    written, are the ones a device's is looked up in)."""
+    yield from _device_problems(raw, path, volumes, as_list(written))
     for index, mount in enumerate(as_list(raw.get("volumeMounts"))):  # a repeated path: the list keys' check
         mount, where = as_map(mount), path + ("volumeMounts", index)
         volume, mount_path = as_str(mount.get("name")), as_str(mount.get("mountPath"))
@@ -191,3 +194,57 @@ def mount_problems(raw: dict, path: tuple, volumes: dict | None):
                                                           or propagation not in (None, "None")):
             yield where + ("recursiveReadOnly",), \
                 f"recursiveReadOnly {recursive} needs readOnly: true and no mount propagation but None"
+
+
+def _source_of(volume: dict) -> str:
+    """The source the server reads a volume as: its first, or an emptyDir when it names none."""
+    return next((key for key, value in volume.items() if key in SOURCES and value is not None), "emptyDir")
+
+
+def _device_problems(raw: dict, path: tuple, volumes: dict | None, written: list):
+    """A container's raw block devices (volumeDevices) and the mounts beside them, as ValidateVolumeDevices
+    and ValidateVolumeMounts read them: a device names a volume of the pod, once, that is a claim
+    (persistentVolumeClaim or ephemeral); its devicePath has no '..' element; no volume is both mounted and a
+    device, and no path both a mountPath and a devicePath. A DGD's device naming no written volume may name
+    one the operator adds (a claim for a mount, the compilation cache): not read."""
+    devices = [as_map(device) for device in as_list(raw.get("volumeDevices"))]
+    if not devices:
+        return
+    mounts = [as_map(mount) for mount in as_list(raw.get("volumeMounts"))]
+    # as the server's maps of them: a name's last entry gives its path; empty ones are reported on their own
+    mount_paths = {as_str(mount.get("name")) or "": as_str(mount.get("mountPath")) or "" for mount in mounts}
+    device_paths = {as_str(device.get("name")) or "": as_str(device.get("devicePath")) or "" for device in devices}
+    for index, mount in enumerate(mounts):
+        where, name, mount_path = path + ("volumeMounts", index), as_str(mount.get("name")), \
+            as_str(mount.get("mountPath"))
+        if name and name in device_paths:
+            yield where + ("name",), f"mounts volume {name!r}, which the container also uses as a raw block device"
+        if mount_path and mount_path in device_paths.values():
+            yield where + ("mountPath",), f"mountPath {mount_path!r} is also one of the container's devicePaths"
+    kinds = {name: _source_of(volume) for name, (volume, _) in volumes.items()} if volumes is not None else \
+        {as_str(as_map(volume).get("name")): _source_of(as_map(volume)) for volume in written}
+    seen: set[str] = set()
+    for index, device in enumerate(devices):
+        where, name, device_path = path + ("volumeDevices", index), as_str(device.get("name")), \
+            as_str(device.get("devicePath"))  # either missing: the schema's to report
+        if name == "":
+            yield where + ("name",), "has a volume device with an empty volume name"
+        elif name is not None:
+            kind = kinds.get(name)
+            if name in seen:
+                yield where + ("name",), f"uses volume {name!r} as a raw block device twice"
+            elif kind is None and volumes is not None:
+                yield where + ("name",), f"uses volume {name!r} as a raw block device, which the pod does not have"
+            elif kind is not None and kind not in BLOCK_SOURCES:
+                yield where + ("name",), f"uses {kind} volume {name!r} as a raw block device; only a " \
+                                         "persistentVolumeClaim or ephemeral volume can be one"
+            if name in mount_paths:
+                yield where + ("name",), f"uses volume {name!r} as a raw block device, which the container also mounts"
+            seen.add(name)
+        if device_path == "":
+            yield where + ("devicePath",), "has an empty devicePath"
+        elif device_path is not None:
+            if ".." in device_path.split("/"):
+                yield where + ("devicePath",), f"devicePath {device_path!r} must not contain a '..' element"
+            if device_path in mount_paths.values():
+                yield where + ("devicePath",), f"devicePath {device_path!r} is also one of the container's mountPaths"
