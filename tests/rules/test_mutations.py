@@ -212,6 +212,10 @@ MUTANTS = [
      "pod-spec-invalid"),  # paths compared as directories, not as written: /data/ taken for /data
     ("rules/volumes.py", "elif kind is None and volumes is not None:", "elif volumes is not None and False:",
      "pod-spec-invalid"),  # a device of a volume the pod lacks let through
+    ("rules/volumes.py", 'claim = f"{pod_name}-{name}"', 'claim = f"{pod_name}{name}"',
+     "pod-spec-invalid"),  # the claim name's '-' not counted: 254 characters taken
+    ("rules/volumes.py", 'if pod.obj.kind == "Pod" and pod.path == ("spec",) else None',
+     'if pod.path else None', "pod-spec-invalid"),  # a template's workload name taken for its pods'
     ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",
      "claim-spec-invalid"),  # a snapshot without its apiGroup taken
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',

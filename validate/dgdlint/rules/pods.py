@@ -147,15 +147,14 @@ def _restart_problem(workload: Workload):
     command), ports in range or valid port names, HTTP or HTTPS as its scheme; a liveness or startup
     probe's successThreshold is 1, a readiness probe sets no terminationGracePeriodSeconds, counts are not
     negative, a sleep hook lasts no longer than the pod's grace period; an init container has probes and
-    hooks only as a sidecar; imagePullPolicy is Always, IfNotPresent or Never. A volume has a DNS-label name
-    and one source with what it needs (a secretName, a config map name, a claimName, a host path, an
-    image reference and a known pull policy, an nfs server and absolute path, a csi node publish secret's
-    name), file
-    modes up to 0777 and items with a key and a path inside the volume, a downward API file with one fieldRef a volume
-    file takes or one resourceFieldRef naming its container, an ephemeral volume a claim template with
-    labels and annotations only and a claim's spec; a mount names a volume, and its subPath stays inside
-    it; a raw block device (volumeDevices) names a claim or ephemeral volume of the pod, once, has a
-    devicePath without '..', and is neither mounted nor at a mountPath. A
+    hooks only as a sidecar; imagePullPolicy is Always, IfNotPresent or Never. A volume has a DNS-label name and
+    one source with what it needs (a secretName, a config map name, a claimName, a host path, an image reference
+    and a known pull policy, an nfs server and absolute path, a csi node publish secret's name), file modes up
+    to 0777 and items with a key and a path inside the volume, a downward API file with one fieldRef a volume
+    file takes or one resourceFieldRef naming its container, an ephemeral volume a claim template with labels
+    and annotations only and a claim's spec (in a Pod, a claim name, <pod>-<volume>, of at most 253 characters);
+    a mount names a volume, and its subPath stays inside it; a raw block device (volumeDevices) names a claim or
+    ephemeral volume of the pod, once, has a devicePath without '..', and is neither mounted nor at a mountPath. A
     pod's dnsPolicy is one of four (None with a dnsConfig nameserver), its dnsConfig has at most 3
     nameservers that are IP addresses and search domains that are DNS names; host aliases have IP addresses
     and DNS names; a pod template's label keys and values and annotation keys are of Kubernetes' syntax (a

@@ -147,12 +147,20 @@ def _source_problems(kind: str, source: object, where: tuple, attributes_class: 
 def volume_problems(pod: PodSettings, attributes_class: bool = True):
     """(path, problem) for what the API server refuses in a pod spec's volumes; `attributes_class`: an
     ephemeral claim's volumeAttributesClassName is read (from Kubernetes 1.34)."""
+    # a Pod's own name (not a template's, whose pods are named later): an ephemeral volume's claim is named
+    # <pod>-<volume>, which must be a DNS subdomain too
+    pod_name = as_str(pod.obj.metadata.get("name")) if pod.obj.kind == "Pod" and pod.path == ("spec",) else None
     for index, volume in enumerate(as_list(pod.spec.get("volumes"))):
         volume, where = as_map(volume), pod.field_path("volumes") + (index,)
         name = as_str(volume.get("name"))
         if name and dns1123_label_problem(name):
             yield where + ("name",), f"volume name {name!r} {dns1123_label_problem(name)}"
         sources = [key for key, value in volume.items() if key in SOURCES and value is not None]
+        if sources[:1] == ["ephemeral"] and pod_name and name:
+            claim = f"{pod_name}-{name}"
+            if dns1123_subdomain_problem(claim):
+                yield where + ("name",), f"ephemeral volume {name!r} gets a claim named after the pod and the " \
+                    f"volume ({len(claim)} characters), which {dns1123_subdomain_problem(claim)}"
         for extra in sources[1:]:  # none is an emptyDir: the server defaults it
             yield where + (extra,), f"volume {name or index} names a second source, {extra} beside {sources[0]}"
         if sources:
