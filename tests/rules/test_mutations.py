@@ -122,6 +122,17 @@ MUTANTS = [
      'if (component.type.text or "").lower() not in GMS_COMPONENT_TYPES:',
      "gpu-memory-service-invalid"),  # the component type read case-insensitively
     ("rules/webhook_gpu.py", "shadows not in (0, 1)", "shadows > 2", "failover-invalid"),  # 2 shadows let through
+    ("rules/webhook_gpu.py", "component.alpha and mode == INTRA_POD and",
+     'component.alpha and as_str(as_map(failover.value).get("mode")) == "intraPod" and',
+     "failover-invalid"),  # the mode read as written: the CRD's default intraPod for an unset one forgotten
+    ("webhook_model.py", "if isinstance(self.raw.get(\"frontendSidecar\"), dict) and", "if False and",
+     "gpu-memory-service-invalid"),  # the v1alpha1 frontend sidecar's container sidecar-frontend forgotten
+    ("webhook_model.py", 'if self.field("sharedMemory", "disabled").value is True:', "if False:",
+     "shared-memory-negative"),  # v1alpha1 disabled shared memory's size checked, which the conversion drops
+    ("webhook_model.py", 'if self.field("sharedMemory", "disabled").value is True:',
+     'if self.field("sharedMemory", "disabled").present:', "shared-memory-negative"),  # disabled: false taken for true
+    ("rules/images.py", "tag = tag.strip() if tag else tag  #", "tag = tag  #",
+     "runtime-version-required"),  # spaces around the tag kept, which the operator trims
     ("rules/webhook_gpu.py", "return None if int(text) > 0 else", "return None if int(text) >= 0 else",
      "gpu-power-limit-invalid"),  # > loosened to >=: zero watts accepted
     ("rules/webhook_gpu.py", "not _DECIMAL_INT.fullmatch(text)", "not _DECIMAL_INT.fullmatch(text.strip())",

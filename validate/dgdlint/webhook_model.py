@@ -209,7 +209,13 @@ class ComponentView:
 
     @property
     def shared_memory_size(self) -> Value:
-        return self.field("sharedMemory", "size") if self.alpha else self.field("sharedMemorySize")
+        """The size the webhook checks. v1alpha1 `sharedMemory.disabled: true` converts to size 0
+        whatever `size` says (ConvertFromSharedMemorySpec), so no size is left to check."""
+        if not self.alpha:
+            return self.field("sharedMemorySize")
+        if self.field("sharedMemory", "disabled").value is True:
+            return Value(None, self.path + ("sharedMemory", "size"))
+        return self.field("sharedMemory", "size")
 
     @property
     def main_declared(self) -> bool:
@@ -243,10 +249,19 @@ class ComponentView:
         return Value(canonical_quantity(found[0]), found[1])
 
     def container_names(self) -> list[str]:
-        """The names of the pod's containers as the operator sees them (v1alpha1: the main one is `main`)."""
-        names = [MAIN_CONTAINER] if self.alpha else []
-        names += [container.name for container in self._containers()]
+        """The names of the pod's containers as the operator sees them. v1alpha1: the main one is `main`,
+        and a `frontendSidecar` becomes a container `sidecar-frontend` after the others, unless one has
+        that name already (the conversion's appendFrontendSidecar)."""
+        if not self.alpha:
+            return self.sidecar_names()
+        names = [MAIN_CONTAINER, *self.sidecar_names()]
+        if isinstance(self.raw.get("frontendSidecar"), dict) and FRONTEND_SIDECAR_CONTAINER not in names:
+            names.append(FRONTEND_SIDECAR_CONTAINER)
         return names
+
+    def sidecar_names(self) -> list[str]:
+        """The names of the containers the manifest writes (v1alpha1: those of extraPodSpec.containers)."""
+        return [container.name for container in self._containers()]
 
     def _containers(self):
         component = self.component

@@ -117,11 +117,11 @@ def _overridable(model: Model, view, component) -> bool:
     name="runtime-version-required", code="DGD204", severity="error", family="admission",
     title="A non-semver image tag comes with runtimeVersionOverride",
     rationale="""The operator (1.4+) reads the Dynamo runtime version from the main image's tag, strictly
-    `MAJOR.MINOR.PATCH` with an optional `v`, pre-release and build, no leading zeros; when the tag is
-    not that (`:latest`, `:my-tag`, `:1.5`, a digest alone) its webhook rejects the component unless
-    `runtimeVersionOverride` says which runtime the image carries. On an update it lets an unchanged
-    image and override through (see `dgdlint diff`). Not reported for a release whose schema has no
-    `runtimeVersionOverride` (1.1.0), which reads no runtime version.""",
+    `MAJOR.MINOR.PATCH` with an optional `v`, pre-release and build, no leading zeros, spaces around it
+    ignored; when the tag is not that (`:latest`, `:my-tag`, `:1.5`, a digest alone) its webhook
+    rejects the component unless `runtimeVersionOverride` says which runtime the image carries. On an
+    update it lets an unchanged image and override through (see `dgdlint diff`). Not reported for a
+    release whose schema has no `runtimeVersionOverride` (1.1.0), which reads no runtime version.""",
     remediation="Add `runtimeVersionOverride: \"<dynamo runtime version>\"` to the component, or use a "
                 "semver tag.",
 )
@@ -135,6 +135,7 @@ def runtime_version_required(model: Model):
                     not component_view.main_declared or not _overridable(model, view, component_view):
                 continue
             tag, digest = image_tag(image)
+            tag = tag.strip() if tag else tag  # the operator trims spaces around the tag before reading it
             if not is_semver(tag):
                 reason = "a digest" if digest and not tag else ("no tag" if not tag else f"tag {tag!r}")
                 yield Hit(graph.obj, component.main.image_path,

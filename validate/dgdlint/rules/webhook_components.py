@@ -14,7 +14,8 @@ from dgdlint.webhook_model import FRONTEND_SIDECAR_CONTAINER, graph_views
     name="shared-memory-negative", code="DGD620", severity="error", family="admission",
     title="Shared memory is not negative",
     rationale="""The operator's webhook rejects a component whose shared memory size (v1beta1
-    `sharedMemorySize`, v1alpha1 `sharedMemory.size`) is a negative quantity.""",
+    `sharedMemorySize`, v1alpha1 `sharedMemory.size`) is a negative quantity. A v1alpha1
+    `sharedMemory.disabled: true` converts to size 0 whatever `size` says, so it is never refused.""",
     remediation="Give a positive size such as `64Gi`, or `0` to mount no /dev/shm of the operator's.",
 )
 def shared_memory_negative(model: Model):
@@ -83,7 +84,7 @@ def frontend_sidecar_invalid(model: Model):
             label = component.component.label
             names = component.container_names()
             if component.alpha:
-                if FRONTEND_SIDECAR_CONTAINER in names[1:]:
+                if FRONTEND_SIDECAR_CONTAINER in component.sidecar_names():
                     yield Hit(view.obj, sidecar.path, f"{label}: the operator injects the frontend sidecar as "
                                                       f"{FRONTEND_SIDECAR_CONTAINER!r}, and extraPodSpec.containers "
                                                       "already has a container of that name")

@@ -45,7 +45,8 @@ def _gms_problems(view, component):
     title="The GPU memory service runs in a GPU worker, with client containers of its pod",
     rationale="""The operator's webhook rejects a GPU memory service on a component that is not a worker,
     prefill or decode component, or whose main container asks for no GPU; in the intra-pod layout each
-    `extraClientContainers` entry must name a container of the pod, once; the inter-pod layout runs
+    `extraClientContainers` entry must name a container of the pod, once (a v1alpha1 `frontendSidecar`
+    is a container `sidecar-frontend` of it); the inter-pod layout runs
     only with vLLM (and only on Grove: grove-pathway-required).""",
     remediation="Put the GPU memory service on a GPU worker, list each client container once by its name, and "
                 "use the inter-pod layout only with backendFramework vllm.",
@@ -86,7 +87,7 @@ def _failover_problems(component):
     rejects failover on a component without a GPU memory service or in another mode than it; inter-pod
     failover also needs a GPU on the main container and is refused on epp, frontend and planner
     components; v1alpha1 intra-pod failover has one fixed shadow, so `numShadows` other than 0 or 1
-    is refused.""",
+    is refused (an unset v1alpha1 mode is intraPod: the CRD defaults it before the webhook runs).""",
     remediation="Add the GPU memory service in the same mode as failover, and give inter-pod failover a GPU "
                 "worker.",
 )
