@@ -19,6 +19,7 @@ LAYERS = {
     "dgdlint": 0, "dgdlint.findings": 0, "dgdlint.scalars": 0, "dgdlint.datafiles": 0,
     "dgdlint.load": 1, "dgdlint.render": 1, "dgdlint.set_values": 1, "dgdlint.smoke": 1,
     "dgdlint.model": 2, "dgdlint.release": 2, "dgdlint.webhook_model": 2, "dgdlint.runtime_images": 2,
+    "dgdlint.defaulting": 2,
     "dgdlint.quantity": 2, "dgdlint.cosmos": 2, "dgdlint.video": 2, "dgdlint.gpu": 2,
     "dgdlint.command_line": 2,
     "dgdlint.schema": 3, "dgdlint.rules": 3, "dgdlint.diff": 3, "dgdlint.policy": 3,

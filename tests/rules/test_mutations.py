@@ -96,7 +96,7 @@ MUTANTS = [
     ("rules/webhook_annotations.py", 'GROVE_UPDATE_STRATEGY: (("RollingRecreate", "OnDelete"), False),',
      'GROVE_UPDATE_STRATEGY: (("RollingRecreate", "OnDelete"), True),',
      "operator-annotation-invalid"),  # the update strategy read case-insensitively, as the webhook does not
-    ("webhook_model.py", '(enable.text or "").lower() == "false"', 'enable.text == "false"',
+    ("defaulting.py", 'enable is not None and enable.lower() == "false"', 'enable is not None and enable == "false"',
      "provider-override-invalid"),  # enable-grove read case-sensitively: FALSE taken for Grove on
     ("rules/webhook_components.py", "amount is not None and amount < 0", "amount is not None and amount <= 0",
      "shared-memory-negative"),  # a size at the bound, 0, refused
@@ -139,8 +139,19 @@ MUTANTS = [
      "gpu-power-limit-invalid"),  # spaces accepted, which Go's Atoi refuses
     ("cosmos.py", 'if name == "NIM_TAGS_SELECTOR" and before is not None and after is not None:', "if False:",
      "download-job-model-mismatch"),  # the tags selector compared as text: order and spaces matter again
-    ("webhook_model.py", 'if enable is not None and (enable.text or "").lower() == "false":',
-     'if enable is not None and enable.text == "false":', "grove-pathway-required"),  # FALSE no longer read as off
+    ("defaulting.py", 'enable is not None and enable.lower() == "false"', 'enable is not None and enable == "false"',
+     "grove-pathway-required"),  # FALSE no longer read as off
+    ("webhook_model.py", "        if self.previous is not None:\n            if provider is not None:",
+     "        if False:\n            if provider is not None:",
+     "grove-pathway-required"),  # an update judged as a create: enable-grove read instead of the stored provider
+    ("webhook_model.py", 'if provider_at_create(self.obj.annotations) == "component":',
+     'if provider_at_create(self.obj.annotations) == "component" or (provider and provider.text != "grove"):',
+     "grove-pathway-required"),  # the manifest's provider read on create, where the operator overwrites it
+    ("defaulting.py", "return written if written is not None else provider_at_create(previous.annotations)",
+     'return written if written is not None else "grove"',
+     "grove-name-budget"),  # the provider written at create taken for grove whatever enable-grove said
+    ("rules/webhook_annotations.py", "if key == WORKLOAD_PROVIDER and view.previous is None:", "if False:",
+     "operator-annotation-invalid"),  # the workload provider checked on create, where the operator overwrites it
     ("rules/syntax.py", "if len(name) > 253:", "if len(name) > 254:",
      "kv-transfer-policy-name-invalid"),  # off by one: 254 characters accepted
     ("rules/fastvideo.py", "if count % (tp * sp) != 0:", "if tp * sp > count:",
@@ -232,9 +243,11 @@ MUTANTS = [
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',
      "pod-spec-invalid"),  # a pod condition without a status refused, though the server makes it True
     # diff rules (their cases under tests/diff/cases/<rule>/)
-    ("rules/webhook_update.py", "(after is None or after.text != before.text)",
-     "(after is None or after.text.lower() != before.text.lower())",
+    ("rules/webhook_update.py", "if after is not None and after.text != stored:",
+     "if after is not None and after.text.lower() != stored.lower():",
      "update-workload-provider"),  # the provider compared case-insensitively: Grove taken for grove
+    ("rules/webhook_update.py", "stored = stored_provider(old.obj)", "stored = before.text if before else None",
+     "update-workload-provider"),  # only a provider the old manifest wrote counted: a restated one refused
     ("rules/webhook_update.py", "if (before.scaling_adapter or after.scaling_adapter) and",
      "if after.scaling_adapter and", "update-replicas-scaling-adapter"),  # an adapter dropped with the scaling
     ("webhook_model.py", "return Value(canonical_quantity(found[0]), found[1])", "return Value(found[0], found[1])",
@@ -274,11 +287,13 @@ def fixture_tests(rule: str, source_root: Path | None) -> subprocess.CompletedPr
     if source_root is not None:
         environment["PYTHONPATH"] = os.pathsep.join([str(source_root), environment.get("PYTHONPATH", "")])
     if rule in DIFF_RULES:
-        tests, selection = ROOT / "tests" / "diff" / "test_diff_cases.py", f"{rule} or {rule.replace('-', '_')}"
-    else:
-        tests, selection = ROOT / "tests" / "rules" / "test_rule_fixtures.py", f"{rule}/"
+        tests, selection = [ROOT / "tests" / "diff" / "test_diff_cases.py"], f"{rule} or {rule.replace('-', '_')}"
+    else:  # its fixtures, and its update cases when it reads the stored object (test_update_check_rules.py)
+        tests = [ROOT / "tests" / "rules" / "test_rule_fixtures.py",
+                 ROOT / "tests" / "diff" / "test_update_check_rules.py"]
+        selection = f"{rule}/"
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                           str(tests), "-k", selection],
+                           *map(str, tests), "-k", selection],
                           cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300, check=False)
 
 

@@ -47,12 +47,15 @@ def apply_policy(result: CheckResult, config=None, annotations: bool = True, bas
     result.findings.sort(key=Finding.sort_key)
 
 
-def check_loaded(loaded: LoadResult, schema_stage=None, namespace: str = "default") -> CheckResult:
+def check_loaded(loaded: LoadResult, schema_stage=None, namespace: str = "default",
+                 stored: dict | None = None) -> CheckResult:
+    """`stored`: on an update, the objects as they were (by ref), which some webhook rules read."""
     from dgdlint.release import release_of
     from dgdlint.rules import run_rules
 
     model = build_model(loaded, namespace)
     model.release = release_of(schema_stage)
+    model.stored = stored or {}
     findings = list(model.findings)
     if schema_stage is not None:
         findings.extend(schema_stage.check(model.objects))

@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from dgdlint.defaulting import ENABLE_GROVE, WORKLOAD_PROVIDER, provider_at_create, stored_provider
 from dgdlint.model import Component, Graph, as_list, as_map, as_str, walk
 from dgdlint.quantity import canonical_quantity, parse_quantity
 from dgdlint.release import NEWEST, Release
 
 # Annotation and label keys the operator reads (its consts package).
-ENABLE_GROVE = "nvidia.com/enable-grove"
-WORKLOAD_PROVIDER = "nvidia.com/workload-provider"
 GROVE_UPDATE_STRATEGY = "nvidia.com/grove-update-strategy"
 DISCOVERY_MODE = "nvidia.com/dynamo-kube-discovery-mode"
 ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
@@ -308,6 +307,7 @@ class ComponentView:
 class GraphView:
     graph: Graph
     release: Release = NEWEST
+    previous: object = None  # on an update (dgdlint diff), the object as it was applied before; else None
 
     def allows(self, *path: str) -> bool:
         """Whether the release the check is for has this graph field (a rule about a field it lacks does
@@ -336,19 +336,30 @@ class GraphView:
         return Value(annotations[key], ("metadata", "annotations", key))
 
     @property
+    def workload_provider(self) -> tuple[str, str, tuple]:
+        """(the workload provider the validating webhook reads, why that one, where the manifest decides
+        it). On create the defaulting webhook derives it from `nvidia.com/enable-grove` and overwrites any
+        value the manifest writes; an update keeps the stored one (update-workload-provider refuses a
+        manifest that names another)."""
+        provider = self.annotation(WORKLOAD_PROVIDER)
+        if self.previous is not None:
+            if provider is not None:
+                return provider.text or "", f"annotation {WORKLOAD_PROVIDER}: {provider.text!r} selects another " \
+                                            "provider", provider.path
+            kept = stored_provider(self.previous)
+            return kept, f"the graph keeps the workload provider {kept!r} it was created with", ("metadata",)
+        if provider_at_create(self.obj.annotations) == "component":
+            enable = self.annotation(ENABLE_GROVE)
+            return "component", f"annotation {ENABLE_GROVE}: {enable.text!r} turns the Grove pathway off", \
+                enable.path
+        return "grove", "", ("metadata",)
+
+    @property
     def grove_pathway(self) -> tuple[bool, str, tuple]:
         """(on the Grove pathway, why not, where that is decided), assuming the operator runs with Grove
-        enabled. A workload provider the operator recorded (a manifest exported from the cluster, or an
-        update) decides; otherwise the operator picks Grove unless `nvidia.com/enable-grove` is "false"."""
-        provider = self.annotation(WORKLOAD_PROVIDER)
-        if provider is not None:
-            if provider.text == "grove":
-                return True, "", provider.path
-            return False, f"annotation {WORKLOAD_PROVIDER}: {provider.text!r} selects another provider", provider.path
-        enable = self.annotation(ENABLE_GROVE)
-        if enable is not None and (enable.text or "").lower() == "false":
-            return False, f"annotation {ENABLE_GROVE}: {enable.text!r} turns the Grove pathway off", enable.path
-        return True, "", ("metadata",)
+        enabled: the workload provider decides (grovePathwayForDynamoGraphDeployment)."""
+        provider, why, where = self.workload_provider
+        return (True, "", where) if provider == "grove" else (False, why, where)
 
     @property
     def provider_override(self) -> Override | None:
@@ -376,4 +387,6 @@ class GraphView:
 
 
 def graph_views(model) -> list[GraphView]:
-    return model.memo("webhook-graph-views", lambda: [GraphView(graph, model.release) for graph in model.graphs])
+    """The graphs as the webhook sees them; on an update (`dgdlint diff`), each beside its old object."""
+    return model.memo("webhook-graph-views", lambda: [GraphView(graph, model.release, model.stored.get(graph.obj.ref))
+                                                      for graph in model.graphs])

@@ -115,7 +115,7 @@ def run(args) -> int:
         result = CheckResult(list(new_model.findings), new_model, list(new.loaded.files),
                              schema_skipped=not schema_stage.has_crds, schema_source=schema_stage.description)
     else:
-        result = check_loaded(new.loaded, schema_stage, args.namespace)
+        result = check_loaded(new.loaded, schema_stage, args.namespace, stored=schema_stage.previous)
     # The old side contributes what keeps it from loading, never its own rule findings.
     old_broken = [f for f in old_model.findings if f.severity == "error"] + old.render_findings
     if not args.allow_empty:

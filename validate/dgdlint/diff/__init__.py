@@ -31,7 +31,8 @@ def compare(old: Model, new: Model) -> list[Finding]:
         if new_graph is None:
             continue
         immutable_fields(run, old_graph, new_graph)
-        for change in update_changes(GraphView(old_graph), GraphView(new_graph), new.release):
+        views = GraphView(old_graph), GraphView(new_graph, previous=old_graph.obj)
+        for change in update_changes(*views, new.release):
             run.add(change.rule, new_graph.obj, change.path, change.message,
                     location(old_graph.obj, change.old_path, change.old_note))
         if is_cosmos_graph(old_graph) or is_cosmos_graph(new_graph):

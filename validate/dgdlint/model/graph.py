@@ -219,6 +219,7 @@ class Model:
     findings: list[Finding] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     release: Release = NEWEST  # the operator release the check is for (see release.py)
+    stored: dict = field(default_factory=dict)  # on an update (dgdlint diff): the old side's objects, by ref
     _memo: dict = field(default_factory=dict, repr=False)
 
     def memo(self, key: str, compute):

@@ -59,9 +59,10 @@ def _choice_problem(key: str, text: str | None) -> str | None:
     `nvidia.com/dynamo-operator-origin-version` is not a version, whose
     `nvidia.com/vllm-distributed-executor-backend` (on the graph, or on a v1alpha1 service) is not
     `mp` or `ray`, whose `nvidia.com/grove-update-strategy` is not `RollingRecreate` or `OnDelete`,
-    whose `nvidia.com/dynamo-kube-discovery-mode` is not `pod` or `container`, or whose
-    `nvidia.com/workload-provider` is not `component` or `grove`. (The operator writes the workload
-    provider itself at create and refuses any later change of it.)""",
+    whose `nvidia.com/dynamo-kube-discovery-mode` is not `pod` or `container`, or, on an update
+    (`dgdlint diff`), whose `nvidia.com/workload-provider` is not `component` or `grove`. On create the
+    operator's defaulting webhook overwrites the workload provider before validation (grove, or
+    component with `nvidia.com/enable-grove: "false"`), so `dgdlint check` does not read it.""",
     remediation="Use one of the values the message lists, or remove the annotation to get the operator's "
                 "default.",
 )
@@ -73,6 +74,8 @@ def operator_annotation_invalid(model: Model):
             yield Hit(view.obj, origin.path, f"{label}: annotation {ORIGIN_VERSION} is {origin.text!r}, not a "
                                              "semantic version")
         for key in _CHOICES:
+            if key == WORKLOAD_PROVIDER and view.previous is None:
+                continue  # on create the defaulting webhook overwrites it before validation
             found = view.annotation(key)
             problem = _choice_problem(key, found.text) if found is not None else None
             if problem:

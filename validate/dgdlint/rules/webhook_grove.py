@@ -74,8 +74,8 @@ def pcs_name(dgd_name: str, components: list[ComponentView], shortens: bool = Tr
     service or forced scaling-group component also its longest PodClique name (`<name>-ldr`,
     `<name>-wkr-<rank>`, `<name>-gms-<rank>`). Releases from before the shortening (upstream #8563,
     2026-05-11; 1.1.0 among them) count the graph name whole. With `nvidia.com/enable-grove: "false"`
-    (or a recorded `nvidia.com/workload-provider: component`) no Grove resources exist and nothing
-    counts.""",
+    at create (on an update: the workload provider the graph was created with) no Grove resources exist
+    and nothing counts.""",
     remediation="Shorten the component name (and with it its PodClique names); for a release that does not shorten "
                 "graph names (1.1.0), the graph name too.",
 )
@@ -122,8 +122,9 @@ def _grove_only_settings(view: GraphView):
     rationale="""`spec.priorityClassName`, a component's `minAvailable`, `grove.forceScalingGroup`, the
     inter-pod GPU memory service layout and a KV transfer policy's `clusterTopologyName` are carried out
     by Grove. The operator's webhook rejects them when the graph does not run on Grove: a graph asks for
-    that with `nvidia.com/enable-grove: "false"`, and a graph exported from the cluster shows it as the
-    recorded `nvidia.com/workload-provider: component`.""",
+    that at create with `nvidia.com/enable-grove: "false"` (the operator then writes
+    `nvidia.com/workload-provider: component`, overwriting what the manifest says). On an update
+    (`dgdlint diff`) the provider the graph was created with decides, not the annotation.""",
     remediation='Remove the setting, or let the graph run on Grove (remove `nvidia.com/enable-grove: "false"`).',
 )
 def grove_pathway_required(model: Model):

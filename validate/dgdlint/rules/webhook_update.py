@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dgdlint.cosmos import image_tag, is_semver
+from dgdlint.defaulting import WORKLOAD_PROVIDER, stored_provider
 from dgdlint.model import as_str
 from dgdlint.rules.registry import DiffRule
 from dgdlint.rules.webhook_grove import expected_target
 from dgdlint.rules.webhook_topology import restart_order_problems
-from dgdlint.webhook_model import INTER_POD, WORKLOAD_PROVIDER, ComponentView, GraphView, Override
+from dgdlint.webhook_model import INTER_POD, ComponentView, GraphView, Override
 
 
 def _text(paragraph: str) -> str:
@@ -30,8 +31,10 @@ UPDATE_RULES = (
     DiffRule(
         name="update-workload-provider", code="DGD910", severity="error",
         title="The update leaves nvidia.com/workload-provider to the operator",
-        rationale=_text("""The operator writes `nvidia.com/workload-provider` when it creates the graph and
-        its webhook refuses any later change: a user adding it, or changing or removing it once set."""),
+        rationale=_text("""The operator writes `nvidia.com/workload-provider` when it creates the graph
+        (grove, or component with `nvidia.com/enable-grove: "false"`, whatever the manifest says) and its
+        webhook refuses any later change: a manifest naming another provider, or removing the one it
+        named. Restating the provider the operator wrote is fine."""),
         remediation="Leave the annotation out of the manifest, or keep the value the operator wrote.",
     ),
     DiffRule(
@@ -124,15 +127,22 @@ def _shown(value) -> str:
 
 
 def workload_provider(old: GraphView, new: GraphView):
+    """validateObjectMetaUpdate: the provider stored at create cannot change or go. Stored is what the old
+    manifest names, else what the defaulting webhook wrote from its nvidia.com/enable-grove; a new
+    manifest may restate it."""
     before, after = old.annotation(WORKLOAD_PROVIDER), new.annotation(WORKLOAD_PROVIDER)
-    if before is None and after is not None:
-        yield Change("update-workload-provider", after.path, f"{new.obj.label}: the update adds {WORKLOAD_PROVIDER}, "
-                     "which only the operator may write", ("metadata",), "not there before")
-    elif before is not None and (after is None or after.text != before.text):
-        yield Change("update-workload-provider", after.path if after else ("metadata", "annotations"),
-                     f"{new.obj.label}: {WORKLOAD_PROVIDER} changes from {before.text!r} to "
-                     f"{_shown(after.text if after else None)}; it cannot change once set", before.path,
-                     f"before: {before.text}")
+    stored = stored_provider(old.obj)
+    old_path, old_note = (before.path, f"before: {before.text}") if before is not None else \
+        (("metadata",), f"the operator wrote {stored!r} at create")
+    if after is not None and after.text != stored:
+        yield Change("update-workload-provider", after.path,
+                     f"{new.obj.label}: {WORKLOAD_PROVIDER} changes from {stored!r} to {after.text!r}; it "
+                     "cannot change once set", old_path, old_note)
+    elif after is None and before is not None:
+        # kubectl apply removes an annotation the last applied manifest had and the new one has not
+        yield Change("update-workload-provider", ("metadata", "annotations"),
+                     f"{new.obj.label}: the update removes {WORKLOAD_PROVIDER} ({before.text!r}); it cannot "
+                     "change once set", old_path, old_note)
 
 
 def _identity(override: Override, component: ComponentView | None) -> tuple:

@@ -1,0 +1,44 @@
+"""Check rules that read, on an update, what the cluster kept of the old object: `dgdlint diff OLD NEW`
+judges NEW with them as the webhook judges an update, not a create. Cases live under
+tests/diff/updates/<rule>/<case>/{old,new}.yaml; `expect.txt` lists every error and warning finding of
+the diff, in test_diff_cases.py's format (without related locations). A case without it is a passing
+twin. The ids start with the rule's name, so the mutation test runs them with the rule's fixtures."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from dgdlint.cli import main
+from dgdlint.rules import REGISTRY
+
+HERE = Path(__file__).parent / "updates"
+CASES = sorted(p for p in HERE.glob("*/*") if p.is_dir())
+EXPECT = re.compile(r"^(\S+) (error|warning) (old|new):(\d+) (\S+)$")
+
+
+def expected_findings(case: Path) -> set[tuple]:
+    expect = case / "expect.txt"
+    found = set()
+    for line in expect.read_text(encoding="utf-8").splitlines() if expect.exists() else []:
+        match = EXPECT.match(line)
+        assert match, f"{expect}: cannot read {line!r}"
+        found.add((match.group(1), match.group(2), match.group(3), int(match.group(4)), match.group(5)))
+    return found
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.parent.name}/{c.name}" for c in CASES])
+def test_update_case_produces_exactly_its_expected_findings(case: Path, capsys):
+    assert case.parent.name in REGISTRY, f"{case}: folders name check rules"
+    expected = expected_findings(case)
+    code = main(["diff", str(case / "old.yaml"), str(case / "new.yaml"), "--format", "json"])
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    got = {(f["rule"], f["severity"], Path(f["file"]).stem, f["line"], f["path"] or "-") for f in findings
+           if f["severity"] in ("error", "warning")}
+    assert got == expected
+    assert code == (1 if any(e[1] == "error" for e in expected) else 0)
+    if expected:
+        assert any(e[0] == case.parent.name for e in expected), f"{case}: a failing case expects its own rule"
