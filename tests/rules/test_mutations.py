@@ -252,6 +252,9 @@ MUTANTS = [
      "if after.scaling_adapter and", "update-replicas-scaling-adapter"),  # an adapter dropped with the scaling
     ("webhook_model.py", "return Value(canonical_quantity(found[0]), found[1])", "return Value(found[0], found[1])",
      "update-gpu-power-limit"),  # GPUs compared as text: 1000m taken for another count than 1
+    ("webhook_model.py", "found = table.get(NVIDIA_GPU)",
+     'found = next((table[r] for r in sorted(table) if r.lower().endswith("/gpu")), None)',
+     "update-gpu-power-limit"),  # any */gpu resource counted, where the webhook counts nvidia.com/gpu only
     ("rules/webhook_update.py", 'as_str(policy.get("enforcement")) or "required"', 'as_str(policy.get("enforcement"))',
      "update-kv-transfer-policy"),  # the default enforcement written out taken for a change
     ("cosmos.py", 'r"^[vV]?(0|', 'r"^v?(0|', "update-runtime-version"),  # a tag V1.7.0 no longer a version

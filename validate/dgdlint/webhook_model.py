@@ -22,6 +22,7 @@ DISCOVERY_MODE = "nvidia.com/dynamo-kube-discovery-mode"
 ORIGIN_VERSION = "nvidia.com/dynamo-operator-origin-version"
 VLLM_EXECUTOR_BACKEND = "nvidia.com/vllm-distributed-executor-backend"
 GPU_POWER_LIMIT = "dynamo.nvidia.com/gpu-power-limit"
+NVIDIA_GPU = "nvidia.com/gpu"
 MAIN_CONTAINER = "main"
 FRONTEND_SIDECAR_CONTAINER = "sidecar-frontend"
 GROVE_API_VERSION = "grove.io/v1alpha1"
@@ -240,12 +241,16 @@ class ComponentView:
         return int(amount) if amount is not None and amount == int(amount) else 0
 
     @property
-    def main_gpu_quantity(self) -> Value:
-        """The main container's GPU quantity as written (for comparing updates), with its path."""
-        found = self._main_gpu()
-        if found is None:
-            return Value(None, self.component.main.path + ("resources",))
-        return Value(canonical_quantity(found[0]), found[1])
+    def power_gpu_quantity(self) -> Value:
+        """The main container's `nvidia.com/gpu` (limits first, then requests) as a canonical quantity, with
+        its path: what the webhook compares on an update under a power limit (effectiveNumberOfGPUsV1Beta1,
+        the planner's scalar count). No other GPU resource counts; None when it asks none."""
+        if self.main_declared:
+            for table in (self.component.main.limits, self.component.main.requests):
+                found = table.get(NVIDIA_GPU)
+                if found is not None:
+                    return Value(canonical_quantity(found[0]), found[1])
+        return Value(None, (self.path if self.alpha else self.component.main.path) + ("resources",))
 
     def container_names(self) -> list[str]:
         """The names of the pod's containers as the operator sees them. v1alpha1: the main one is `main`,

@@ -81,7 +81,9 @@ UPDATE_RULES = (
         title="The GPU power limit, and the GPU and node counts it was set for, stay as created",
         rationale=_text("""The planner caches per-replica power from `dynamo.nvidia.com/gpu-power-limit`.
         The webhook refuses adding, removing or changing the annotation, and, while it is set, a change
-        of the main container's GPU count or of the multinode node count."""),
+        of the main container's `nvidia.com/gpu` count (limit, else request; other GPU resources do not
+        count, and a v1alpha1 gpuType other than nvidia.com/gpu takes it away) or of the multinode node
+        count."""),
         remediation=_RECREATE,
     ),
     DiffRule(
@@ -254,9 +256,9 @@ def power_limit(old: GraphView, new: GraphView):
                          was.path if was else before.pod_annotations_path, "the power limit before")
         if was is None:
             continue
-        gpus_before, gpus_after = before.main_gpu_quantity, after.main_gpu_quantity
+        gpus_before, gpus_after = before.power_gpu_quantity, after.power_gpu_quantity
         if gpus_before.value != gpus_after.value:
-            yield Change(rule, gpus_after.path, f"{label}: the main container's GPUs change from "
+            yield Change(rule, gpus_after.path, f"{label}: the main container's nvidia.com/gpu changes from "
                          f"{_shown(gpus_before.value)} to {_shown(gpus_after.value)} under a GPU power limit",
                          gpus_before.path, f"before: {gpus_before.value}")
         if before.node_count != after.node_count:
