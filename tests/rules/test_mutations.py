@@ -255,6 +255,10 @@ MUTANTS = [
     ("webhook_model.py", "found = table.get(NVIDIA_GPU)",
      'found = next((table[r] for r in sorted(table) if r.lower().endswith("/gpu")), None)',
      "update-gpu-power-limit"),  # any */gpu resource counted, where the webhook counts nvidia.com/gpu only
+    ("schema/stage.py", "return (min_available_defaulted(old, stored),", "return (old,",
+     "crd-cel-rule"),  # the stored graph read without the minAvailable 1 the defaulting webhook gave it
+    ("schema/stage.py", "min_available_defaulted(instance, named if isinstance(named, str) else stored))",
+     "instance)", "crd-cel-rule"),  # the update read without the defaults it gets again: a false refusal
     ("rules/webhook_update.py", 'as_str(policy.get("enforcement")) or "required"', 'as_str(policy.get("enforcement"))',
      "update-kv-transfer-policy"),  # the default enforcement written out taken for a change
     ("cosmos.py", 'r"^[vV]?(0|', 'r"^v?(0|', "update-runtime-version"),  # a tag V1.7.0 no longer a version

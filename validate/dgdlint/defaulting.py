@@ -23,3 +23,23 @@ def stored_provider(previous) -> str:
     with: the one it names, else the one the defaulting webhook wrote at create."""
     written = as_str(previous.annotations.get(WORKLOAD_PROVIDER))
     return written if written is not None else provider_at_create(previous.annotations)
+
+
+def min_available_defaulted(body: dict, provider: str) -> dict:
+    """A DGD's body as the defaulting webhook leaves it for the API server's CEL rules: on the Grove
+    pathway every component without minAvailable gets 1 (Default, on create and on update). A changed
+    copy, or `body` itself when nothing changes."""
+    spec = body.get("spec") if isinstance(body, dict) else None
+    if provider != "grove" or not isinstance(spec, dict):
+        return body
+    key = "components" if isinstance(spec.get("components"), list) else "services"
+    entries = spec.get(key)
+    items = list(enumerate(entries)) if isinstance(entries, list) else \
+        list(entries.items()) if isinstance(entries, dict) else []
+    missing = [k for k, c in items if isinstance(c, dict) and c.get("minAvailable") is None]
+    if not missing:
+        return body
+    copied = list(entries) if isinstance(entries, list) else dict(entries)
+    for k in missing:
+        copied[k] = {**copied[k], "minAvailable": 1}
+    return {**body, "spec": {**spec, key: copied}}

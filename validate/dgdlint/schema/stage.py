@@ -7,6 +7,7 @@ schema at hand is skipped (one info finding per kind)."""
 
 from __future__ import annotations
 
+from dgdlint.defaulting import WORKLOAD_PROVIDER, min_available_defaulted, stored_provider
 from dgdlint.findings import Finding
 from dgdlint.model import DYNAMO_GROUP, KObject
 from dgdlint.schema.builtin import BuiltinSchemas
@@ -159,6 +160,8 @@ class SchemaStage:
         old = ABSENT
         if previous is not None and previous.api_version == obj.api_version:
             old = pruned(previous, schema, definitions if builtin else None)
+            if obj.group == DYNAMO_GROUP and obj.kind == "DynamoGraphDeployment":
+                old, instance = _as_defaulted(previous, old, obj, instance)
         violations = []
         for violation in walker.violations(instance, old):
             if not cel and violation.kind != "duplicate":
@@ -206,3 +209,14 @@ class SchemaStage:
                                            "Check the object against the schema; please report this case."))
         findings.sort(key=lambda f: (f.line, f.column, f.path))
         return findings, blocking
+
+
+def _as_defaulted(previous: KObject, old: dict, obj: KObject, instance: dict) -> tuple[dict, dict]:
+    """A DGD update's old and new bodies as the CEL rules see them, after the defaulting webhook: the
+    stored graph got minAvailable 1 on the Grove pathway at create, and the update gets it again where
+    the new manifest leaves it out (so `minAvailable: 2` added later is a change the CRD refuses). The
+    provider is the stored one, or the one the new manifest names."""
+    stored = stored_provider(previous)
+    named = obj.annotations.get(WORKLOAD_PROVIDER)
+    return (min_available_defaulted(old, stored),
+            min_available_defaulted(instance, named if isinstance(named, str) else stored))
