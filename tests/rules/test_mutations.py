@@ -257,6 +257,13 @@ MUTANTS = [
      "update-gpu-power-limit"),  # any */gpu resource counted, where the webhook counts nvidia.com/gpu only
     ("schema/stage.py", "return (min_available_defaulted(old, stored),", "return (old,",
      "crd-cel-rule"),  # the stored graph read without the minAvailable 1 the defaulting webhook gave it
+    ("rules/webhook_grove.py", "inner = fields.get(str(key).lower(), False)", "inner = fields.get(str(key), False)",
+     "provider-override-invalid"),  # field names matched exactly, where Go's decoder folds case
+    ("rules/webhook_grove.py", "if inner is False or value is None:", "if inner is False:",
+     "provider-override-invalid"),  # a null field refused, which Go's decoder leaves unset
+    ("rules/webhook_grove.py", "if inner is None and not isinstance(value, str):",
+     "if inner is None and isinstance(value, (list, dict)):",
+     "provider-override-invalid"),  # a number taken for a string
     ("schema/stage.py", "min_available_defaulted(instance, named if isinstance(named, str) else stored))",
      "instance)", "crd-cel-rule"),  # the update read without the defaults it gets again: a false refusal
     ("rules/webhook_update.py", 'as_str(policy.get("enforcement")) or "required"', 'as_str(policy.get("enforcement"))',

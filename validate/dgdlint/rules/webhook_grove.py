@@ -167,6 +167,56 @@ def value_problems(override: Override, target: str):
         node, at = node[key], at + (key,)
 
 
+# Grove's TopologyConstraint and TopologyPackConstraint (grove operator/api v0.1.0-alpha.12-rc1, the version
+# the operator builds with), by the JSON field names their Go decoder matches case-insensitively: each
+# field a string, or an object of its own fields (None: a string; unknown fields are ignored).
+_TOPOLOGY_FIELDS = {"topologyname": None, "packdomain": None,
+                    "pack": {"required": None, "preferred": None}}
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "a string"
+
+
+def _decode_problem(node, fields: dict, at: tuple):
+    """The first value under `node` that Go's json.Unmarshal cannot put into the Grove type `fields`
+    describes, as (relative path, what it is), in the order the decoder meets them; None when it fits.
+    null fits any field."""
+    for key, value in node.items():
+        inner = fields.get(str(key).lower(), False)
+        if inner is False or value is None:
+            continue
+        if inner is None and not isinstance(value, str):
+            return at + (key,), f"must be a string for Grove's API, not {_kind(value)}"
+        if isinstance(inner, dict):
+            if not isinstance(value, dict):
+                return at + (key,), f"must be an object for Grove's API, not {_kind(value)}"
+            found = _decode_problem(value, inner, at + (key,))
+            if found:
+                return found
+    return None
+
+
+def grove_shape_problem(value, target: str):
+    """validateKnownGroveShape: the value decoded into the Grove type of its target fails on a field of
+    the wrong type. Only the topology constraint is checked: anything else a value sets is refused as
+    Dynamo's own (value_problems), whatever its type."""
+    if not isinstance(value, dict):
+        return None
+    node, at = value, ()
+    for key in (("spec", "template") if target == "PodCliqueSet" else ()) + ("topologyConstraint",):
+        node, at = node.get(key), at + (key,)
+        if node is None:
+            return None
+        if not isinstance(node, dict):
+            return at, f"must be an object for Grove's API, not {_kind(node)}"
+    return _decode_problem(node, _TOPOLOGY_FIELDS, at)
+
+
 def _overrides(view: GraphView):
     """The graph's provider overrides, when the release has them."""
     if view.provider_override is not None and view.allows("spec", "providerOverride"):
@@ -187,7 +237,8 @@ def _overrides(view: GraphView):
     that does not run on Grove, without `apiVersion: grove.io/v1alpha1`, with a `target` other than
     its place's object, at a multinode role of a component that is not multinode or uses the inter-pod
     GPU memory service layout, and a value that sets anything but the topology constraint
-    (`spec.template.topologyConstraint` at the graph, `topologyConstraint` elsewhere).""",
+    (`spec.template.topologyConstraint` at the graph, `topologyConstraint` elsewhere) or that Grove's
+    own type does not take (`packDomain: 5`: the topology fields are strings).""",
     remediation="Use `apiVersion: grove.io/v1alpha1`, leave `target` out (the operator fills it in), and put only "
                 "`topologyConstraint` in the value.",
 )
@@ -214,6 +265,12 @@ def provider_override_invalid(model: Model):
                 yield Hit(view.obj, override.path + ("target",),
                           f"{owner}: providerOverride target is {override.target!r}; at this place it must be "
                           f"{target!r} (or left out)")
+                continue
+            shape = grove_shape_problem(override.value, target)
+            if shape is not None:  # the operator stops at the decode error, before the ownership checks
+                relative, problem = shape
+                yield Hit(view.obj, override.path + ("value",) + relative,
+                          f"{owner}: providerOverride value.{'.'.join(relative)} {problem} ({target})")
                 continue
             for relative, problem in value_problems(override, target):
                 yield Hit(view.obj, override.path + ("value",) + relative,
