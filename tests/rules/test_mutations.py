@@ -257,6 +257,8 @@ MUTANTS = [
      "update-gpu-power-limit"),  # any */gpu resource counted, where the webhook counts nvidia.com/gpu only
     ("schema/stage.py", "return (min_available_defaulted(old, stored),", "return (old,",
      "crd-cel-rule"),  # the stored graph read without the minAvailable 1 the defaulting webhook gave it
+    ("rules/webhook_annotations.py", "if found is None or not found.text:  #", "if found is None:  #",
+     "operator-conversion-annotation"),  # an empty record reported, which the operator skips
     ("rules/webhook_grove.py", "inner = fields.get(str(key).lower(), False)", "inner = fields.get(str(key), False)",
      "provider-override-invalid"),  # field names matched exactly, where Go's decoder folds case
     ("rules/webhook_grove.py", "if inner is False or value is None:", "if inner is False:",
