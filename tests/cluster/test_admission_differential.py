@@ -45,9 +45,11 @@ CASES = [path for path in SCHEMA_FIXTURES + RULE_FIXTURES
 # the map (the server fails to decode it at all), a name, label or annotation key out of syntax at its map.
 SERVER_RULES = {"duplicate-env": lambda path: path.removesuffix(".name"),
                 "metadata-value-not-string": lambda path: ".".join(re.split(r"[.\[]", path)[:2]),
-                # a missing name is reported at the kind (there is no metadata to point at)
+                # a missing name is reported at the kind (there is no metadata to point at); an owner reference's
+                # missing field at the reference (the server names a required field at its parent here)
                 "object-metadata-invalid": lambda path: "metadata" if path == "kind"
-                else ".".join(re.split(r"[.\[]", path)[:2])}
+                else re.sub(r"^(metadata\.ownerReferences\[\d+\])\..*", r"\1", path)
+                if path.startswith("metadata.ownerReferences[") else ".".join(re.split(r"[.\[]", path)[:2])}
 _DECODE_ERROR = re.compile(r"Go struct field ObjectMeta\.(\w+) of type")
 NOT_ALL_CHECKED = "some validation rules were not checked"
 _UNKNOWN_FIELD = re.compile(r'unknown field "([^"]+)"')

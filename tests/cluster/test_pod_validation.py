@@ -97,8 +97,14 @@ def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(pat
         return f".overhead.{key[1]}" if re.fullmatch(r"[A-Za-z0-9_-]+", key[1]) else f".overhead[{key[1]}]"
 
     refused = [re.sub(r"\.overhead\.limits\[([^\]]+)\]", overhead, field) for field in refused]
+
+    # an annotation it names as a child (annotations.<key>), a key (annotations[<key>]) or the map
+    def annotation(field: str, path: str) -> bool:
+        field, path = re.sub(r"annotations\.([^\[]+)", r"annotations[\1]", field), unquoted(inlined(path))
+        return field == path or field.startswith((path + "[", path + "."))
+
     assert all(any(field.startswith(unquoted(f.path)) or inlined(f.path).startswith((field + ".", field + "["))
-                   or f.path.startswith(field + ".")
+                   or f.path.startswith(field + ".") or annotation(field, f.path)
                    or unindexed(f.path) == unindexed(field) for f in ours) for field in refused), (refused, ours)
 
 

@@ -242,6 +242,18 @@ MUTANTS = [
      "claim-spec-invalid"),  # a snapshot without its apiGroup taken
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',
      "pod-spec-invalid"),  # a pod condition without a status refused, though the server makes it True
+    ("rules/metadata.py", "annotations_size(table) > ANNOTATIONS_LIMIT", "annotations_size(table) >= ANNOTATIONS_LIMIT",
+     "object-metadata-invalid"),  # annotations of exactly 262144 bytes refused
+    ("rules/metadata.py", 'return sum(len(str(key).encode("utf-8", "surrogatepass"))\n               + (',
+     "return sum((", "object-metadata-invalid"),  # keys left out of the size
+    ("rules/metadata.py", 'elif not custom and "/" not in text', 'elif "/" not in text',
+     "object-metadata-invalid"),  # a custom resource's finalizer without a domain refused (only warned)
+    ("rules/metadata.py", 'generate[:-2] + "a" if len(generate) > 1', 'generate if len(generate) > 1',
+     "object-metadata-invalid"),  # a generateName's trailing '-' refused
+    ("rules/metadata.py", "elif generated and dns1123_subdomain_problem(", "elif False and dns1123_subdomain_problem(",
+     "object-metadata-invalid"),  # the name generated from a masked generateName not read
+    ("rules/metadata.py", "if controller is not None:", "if False:",
+     "object-metadata-invalid"),  # a second controller taken
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "if after is not None and after.text != stored:",
      "if after is not None and after.text.lower() != stored.lower():",

@@ -1,10 +1,13 @@
-"""Object metadata as the API server validates it for every object it stores: a name (or generateName)
-that is a lowercase RFC 1123 subdomain, label keys and values and annotation keys of Kubernetes' syntax,
-and, for custom resources (whose CRD schemas leave metadata to the server), maps where maps belong."""
+"""Object metadata as the API server validates it for every object it stores (written from apimachinery's
+ValidateObjectMeta and the core validation's finalizer check, v1.37): a name (or generateName) that is a
+lowercase RFC 1123 subdomain, label keys and values and annotation keys of Kubernetes' syntax, annotations
+of at most 256 KiB, finalizers that are qualified names (a built-in kind's: a standard one or one with a
+domain), owner references with what they need and one controller at most, and, for custom resources
+(whose CRD schemas leave metadata to the server), maps where maps belong."""
 
 from __future__ import annotations
 
-from dgdlint.model import Model
+from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem, qualified_name_problem
 
@@ -12,6 +15,11 @@ from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem,
 _SUBDOMAIN_KINDS = {"Pod", "Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ConfigMap",
                     "Secret", "PersistentVolumeClaim", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy",
                     "Ingress"}
+ANNOTATIONS_LIMIT = 262_144  # bytes of keys and values together (apimachinery's TotalAnnotationSizeLimitB)
+# Finalizers a built-in kind takes without a domain (the core validation's standard ones).
+STANDARD_FINALIZERS = ("kubernetes", "orphan", "foregroundDeletion")
+_GENERATED_BASE = 58  # the server keeps this much of a generateName and adds 5 random letters or digits
+_OWNER_FIELDS = ("apiVersion", "kind", "name", "uid")
 
 
 def _problems(obj):
@@ -32,6 +40,10 @@ def _problems(obj):
         problem = dns1123_subdomain_problem(name)
         if problem:
             yield ("metadata", "name"), f"metadata.name {problem}"
+    if custom or obj.kind in _SUBDOMAIN_KINDS:
+        yield from _generate_name_problems(as_str(generate), not name)
+    yield from _finalizer_problems(metadata.get("finalizers"), custom)
+    yield from _owner_problems(metadata.get("ownerReferences"))
     for key in ("labels", "annotations"):
         table = metadata.get(key)
         if table is None:
@@ -43,8 +55,72 @@ def _problems(obj):
         yield from table_problems(table, key, ("metadata", key))
 
 
+def _generate_name_problems(generate: str | None, generated: bool):
+    """A generateName is read as a name's prefix (a trailing '-' masked as apimachinery masks it: its last two
+    characters become one letter); with no name, the server names the object with its first 58 characters
+    and five random lowercase letters or digits, and that name must be valid too."""
+    if not generate:
+        return
+    masked = generate[:-2] + "a" if len(generate) > 1 and generate.endswith("-") else generate
+    problem = dns1123_subdomain_problem(masked)
+    if problem:
+        yield ("metadata", "generateName"), f"metadata.generateName {generate!r} {problem} (a trailing '-' " \
+                                            "is taken)"
+    elif generated and dns1123_subdomain_problem(generate[:_GENERATED_BASE] + "bbbbb"):
+        yield ("metadata", "generateName"), f"metadata.generateName {generate!r} makes names the server " \
+            f"refuses: {dns1123_subdomain_problem(generate[:_GENERATED_BASE] + 'bbbbb')}"
+
+
+def _finalizer_problems(finalizers: object, custom: bool):
+    """Each finalizer a qualified name; in a built-in kind, one without a domain prefix is a standard one (a
+    custom resource is only warned); orphan and foregroundDeletion not both."""
+    names = [(index, text) for index, text in enumerate(as_list(finalizers)) if isinstance(text, str)]
+    for index, text in names:
+        problem = qualified_name_problem(text)
+        if problem:
+            yield ("metadata", "finalizers", index), f"finalizer {text!r} {problem}"
+        elif not custom and "/" not in text and text not in STANDARD_FINALIZERS:
+            yield ("metadata", "finalizers", index), f"finalizer {text!r} is neither a standard one " \
+                f"({', '.join(STANDARD_FINALIZERS)}) nor qualified with a domain (example.com/{text})"
+    if {"orphan", "foregroundDeletion"} <= {text for _index, text in names}:
+        yield ("metadata", "finalizers"), "finalizers orphan and foregroundDeletion cannot both be set"
+
+
+def _owner_problems(references: object):
+    """Each owner reference names an apiVersion (<group>/<version> or <version>), kind, name and uid, and is
+    no v1 Event; one at most has controller: true."""
+    controller = None
+    for index, reference in enumerate(as_list(references)):
+        reference, at = as_map(reference), ("metadata", "ownerReferences", index)
+        for key in _OWNER_FIELDS:
+            if not as_str(reference.get(key)):
+                yield at + (key,), f"owner reference has no {key} (one is required)"
+        version = as_str(reference.get("apiVersion")) or ""
+        group, slash, rest = version.partition("/")
+        if version and (version == "/" or "/" in rest or (slash and not rest)):
+            yield at + ("apiVersion",), f"owner reference apiVersion {version!r} is not <group>/<version> or " \
+                                        "<version>"
+        elif (version in ("v1", "/v1")) and as_str(reference.get("kind")) == "Event":
+            yield at + ("kind",), "owner reference names a v1 Event, which cannot own objects"
+        if reference.get("controller") is True:
+            name = f"{as_str(reference.get('kind')) or ''}/{as_str(reference.get('name')) or ''}"
+            if controller is not None:
+                yield ("metadata", "ownerReferences"), f"owner references {controller} and {name} both have " \
+                                                      "controller: true (one at most)"
+            else:
+                controller = name
+
+
+def annotations_size(table: dict) -> int:
+    """The bytes the server counts in an annotations map: each key and string value in UTF-8."""
+    return sum(len(str(key).encode("utf-8", "surrogatepass"))
+               + (len(value.encode("utf-8", "surrogatepass")) if isinstance(value, str) else 0)
+               for key, value in table.items())
+
+
 def table_problems(table: dict, key: str, at: tuple):
-    """A labels or annotations map (`key`): keys and label values of Kubernetes' syntax."""
+    """A labels or annotations map (`key`): keys and label values of Kubernetes' syntax, annotations of at
+    most 256 KiB together (keys and values, counted in bytes)."""
     for entry, value in table.items():
         problem = qualified_name_problem(str(entry).lower() if key == "annotations" else str(entry))
         if problem:
@@ -53,6 +129,9 @@ def table_problems(table: dict, key: str, at: tuple):
             problem = label_value_problem(value)
             if problem:  # the value of a label is never a secret: shown
                 yield at + (entry,), f"label {entry} value {value!r} {problem}"
+    if key == "annotations" and len(table) and annotations_size(table) > ANNOTATIONS_LIMIT:
+        yield at, f"annotations take {annotations_size(table)} bytes (keys and values); the API server " \
+                  f"takes at most {ANNOTATIONS_LIMIT}"
 
 
 @rule(
@@ -60,12 +139,16 @@ def table_problems(table: dict, key: str, at: tuple):
     title="Names, labels and annotation keys are ones the API server stores",
     rationale="""The API server refuses an object without a name (or generateName), a name that is not a
     lowercase RFC 1123 subdomain (a DynamoGraphDeployment, a Job, a claim), a label key or value or an
-    annotation key outside Kubernetes' syntax, and, for a custom resource, metadata whose labels or
+    annotation key outside Kubernetes' syntax, annotations of more than 256 KiB together, a finalizer that is
+    no qualified name (in a built-in kind, one without a domain that is not kubernetes, orphan or
+    foregroundDeletion; orphan and foregroundDeletion not together), an owner reference without apiVersion,
+    kind, name or uid (or naming a v1 Event), two owner references that are controllers, a generateName that
+    is no name prefix or makes names it refuses, and, for a custom resource, metadata whose labels or
     annotations are not mappings. A custom resource's CRD schema does not describe its metadata, so no
     schema check finds these.""",
     remediation="Name the object in lowercase letters, digits, '-' and '.'; keep label keys and values to "
                 "letters, digits, '-', '_' and '.' (63 at most).",
-    reads=("metadata of every object",),
+    reads=("metadata of every object (name, generateName, labels, annotations, finalizers, ownerReferences)",),
 )
 def object_metadata_invalid(model: Model):
     for obj in model.objects:

@@ -1,0 +1,38 @@
+"""object-metadata-invalid against the real API server for built-in kinds: each Job, Pod or claim fixture of
+the rule is created (a server-side dry run) and refused exactly where the rule fails it, on the fields the
+rule names. (A DGD's fixtures go through the admission differential; a NetworkPolicy's and an Ingress's
+through test_network_validation.py.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from cluster_support import CLUSTER
+from controlplane import refused_fields
+
+from dgdlint.engine import check_paths
+
+pytestmark = CLUSTER
+
+FIXTURES = sorted(p for p in (Path(__file__).parents[1] / "rules" / "object-metadata-invalid").glob("*/*.yaml")
+                  if p.name.startswith(("job-", "pod-", "claim-")))
+
+
+def related(theirs: str, ours: set[str]) -> bool:
+    """The server names the field the rule names, or one inside or around it (an owner reference as a whole).
+    With no name, it also refuses the name it generated from a generateName the rule refuses."""
+    if theirs == "metadata.name" and "metadata.generateName" in ours:
+        return True
+    return any(theirs == path or theirs.startswith((path + ".", path + "[")) or path.startswith((theirs + ".",
+                                                                                                theirs + "["))
+               for path in ours)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_api_server_refuses_exactly_what_object_metadata_invalid_fails(path, control_plane, namespace):
+    refused = refused_fields(control_plane, namespace, yaml.safe_load(path.read_text(encoding="utf-8")))
+    ours = {f.path for f in check_paths([str(path)]).findings if f.rule == "object-metadata-invalid"}
+    assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+    assert all(related(field, ours) for field in refused), (refused, ours)
