@@ -98,13 +98,18 @@ def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(pat
 
     refused = [re.sub(r"\.overhead\.limits\[([^\]]+)\]", overhead, field) for field in refused]
 
-    # an annotation it names as a child (annotations.<key>), a key (annotations[<key>]) or the map
+    # an annotation it names as a child (annotations.<key>), a key (annotations[<key>]) or the map; a Job's
+    # name at the template labels it writes from it (job-name); a name it generated from a generateName
     def annotation(field: str, path: str) -> bool:
         field, path = re.sub(r"annotations\.([^\[]+)", r"annotations[\1]", field), unquoted(inlined(path))
         return field == path or field.startswith((path + "[", path + "."))
 
+    def written_from(field: str, path: str) -> bool:
+        return (field, path) in (("spec.template.labels", "metadata.name"), ("metadata.name", "metadata.generateName"))
+
     assert all(any(field.startswith(unquoted(f.path)) or inlined(f.path).startswith((field + ".", field + "["))
                    or f.path.startswith(field + ".") or annotation(field, f.path)
+                   or written_from(field, f.path)
                    or unindexed(f.path) == unindexed(field) for f in ours) for field in refused), (refused, ours)
 
 

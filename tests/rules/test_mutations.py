@@ -254,6 +254,14 @@ MUTANTS = [
      "object-metadata-invalid"),  # the name generated from a masked generateName not read
     ("rules/metadata.py", "if controller is not None:", "if False:",
      "object-metadata-invalid"),  # a second controller taken
+    ("rules/jobs.py", "if not name or len(name) <= 63 or", "if not name or len(name) < 63 or",
+     "pod-spec-invalid"),  # a Job's name of 63 characters refused
+    ("rules/jobs.py", 'len(name) <= 63 or spec.get("manualSelector") is True:', "len(name) <= 63:",
+     "pod-spec-invalid"),  # a long name refused though manualSelector writes no job-name label
+    ("rules/jobs.py", "if name and len(name) > _CRON_NAME_LIMIT:", "if name and len(name) >= _CRON_NAME_LIMIT:",
+     "pod-spec-invalid"),  # a CronJob's name of 52 characters refused
+    ("rules/jobs.py", "min(len(generate), 58) + 5 > _CRON_NAME_LIMIT", "len(generate) > _CRON_NAME_LIMIT",
+     "pod-spec-invalid"),  # the 5 characters the server adds to a CronJob's generateName forgotten
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "if after is not None and after.text != stored:",
      "if after is not None and after.text.lower() != stored.lower():",

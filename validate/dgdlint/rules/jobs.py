@@ -5,7 +5,8 @@ refused; either way the selector must be valid and select the pod template's lab
 and what needs Indexed (completions; backoffLimitPerIndex, maxFailedIndexes and a successPolicy only with
 it, their limits above 100000 completions; an Indexed Job's name with its last index as a pod hostname),
 the pod failure policy (its actions, exit code and pod condition rules, restartPolicy Never), the pod
-replacement policy and managedBy. A CronJob's job template takes the same, less what names the Job.
+replacement policy and managedBy; a Job's name, which the server writes as its pods' job-name label (63
+characters at most), and a CronJob's (52). A CronJob's job template takes the same, less what names the Job.
 Counts and the pod template are pods.py's. Each function yields (path, problem)."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ _UID_LABELS = ("batch.kubernetes.io/controller-uid", "controller-uid")
 _UID = "\0uid"  # the uid the server gives the Job on create, which no manifest can write
 _HTTP_PATH = re.compile(r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+")
 _SOFT_LIMIT = 100_000  # completions above which per-index backoff has limits of its own
+_CRON_NAME_LIMIT = 52  # 63 less the 11 characters the CronJob controller adds to name a Job
 
 
 def job_spec_problems(workload: Workload):
@@ -34,8 +36,12 @@ def job_spec_problems(workload: Workload):
         return
     base = ("spec",) if kind == "Job" else ("spec", "jobTemplate", "spec")
     spec = as_map(workload.obj.get(base))
+    written = as_str(as_map(workload.obj.value.get("metadata")).get("name"))  # not a generateName
     if kind == "Job":
         yield from _selector_problems(workload.obj.name, spec)
+        yield from _name_label_problems(written, spec)
+    else:
+        yield from _cron_name_problems(workload.obj.value.get("metadata"))
     yield from _mode_problems(workload.obj.name if kind == "Job" else None, spec, base)
     yield from _failure_policy_problems(spec, workload.pod.spec, base)
     managed = as_str(spec.get("managedBy"))
@@ -82,6 +88,30 @@ def _selector_problems(name: str, spec: dict):
                                     "generates it from the Job's uid); remove the selector, or set manualSelector: true"
     if selects(selector, {**generated, **template_labels}) is False:
         yield labels_path, "has a selector that does not select its pod template's labels"
+
+
+def _name_label_problems(name: str | None, spec: dict):
+    """Unless manualSelector is true, the server labels the pod template job-name=<the Job's name> (both
+    spellings, where not written) before it validates the labels: a name above 63 characters is no label
+    value. A written job-name label is the template labels' check (or the selector's)."""
+    if not name or len(name) <= 63 or spec.get("manualSelector") is True:
+        return
+    labels = as_map(as_map(as_map(spec.get("template")).get("metadata")).get("labels"))
+    if not any(key in labels for key in _JOB_NAME_LABELS):
+        yield ("metadata", "name"), f"has a name of {len(name)} characters; the server labels its pods " \
+                                    "job-name=<name>, and a label value takes 63 at most"
+
+
+def _cron_name_problems(metadata: object):
+    """A CronJob's name takes at most 52 characters: its Jobs are named <name>-<11 characters>, at most 63. A
+    name the server generates (the first 58 characters of generateName and 5 more) is held to it too."""
+    name, generate = as_str(as_map(metadata).get("name")), as_str(as_map(metadata).get("generateName"))
+    if name and len(name) > _CRON_NAME_LIMIT:
+        yield ("metadata", "name"), f"has a name of {len(name)} characters; its Jobs are named " \
+                                    f"<name>-<11 characters> (63 at most), so a CronJob's takes {_CRON_NAME_LIMIT}"
+    elif not name and generate and min(len(generate), 58) + 5 > _CRON_NAME_LIMIT:
+        yield ("metadata", "generateName"), f"has a generateName of {len(generate)} characters; the server adds 5 " \
+                                            f"to name it, and a CronJob's name takes {_CRON_NAME_LIMIT} at most"
 
 
 def _mode_problems(name: str | None, spec: dict, base: tuple):

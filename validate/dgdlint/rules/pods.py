@@ -133,7 +133,8 @@ def _restart_problem(workload: Workload):
     DNS label, whose container has no image, whose port is out of range or badly or twice named, whose env
     name is not printable ASCII without '=', whose mount names a volume the pod does not have, or whose
     restart policy its kind does not take: a Job's pods restart OnFailure or Never, and leaving it unset
-    means Always, which a Job refuses. A Deployment, StatefulSet, DaemonSet or ReplicaSet whose selector
+    means Always, which a Job refuses. A Job's name takes 63 characters at most (its pods' job-name label)
+    unless manualSelector is true, a CronJob's 52. A Deployment, StatefulSet, DaemonSet or ReplicaSet whose selector
     is empty, invalid (a label key or value out of syntax, an operator without the values it needs) or
     does not select its own pod template's labels is refused. A Job's counts and durations
     (backoffLimit, parallelism, ttlSecondsAfterFinished, ...) must not be negative; its selector is the
