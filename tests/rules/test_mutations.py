@@ -262,6 +262,20 @@ MUTANTS = [
      "pod-spec-invalid"),  # a CronJob's name of 52 characters refused
     ("rules/jobs.py", "min(len(generate), 58) + 5 > _CRON_NAME_LIMIT", "len(generate) > _CRON_NAME_LIMIT",
      "pod-spec-invalid"),  # the 5 characters the server adds to a CronJob's generateName forgotten
+    ("rules/pod_annotations.py", '(not value.startswith("-") and len(body) > 1', "(len(body) > 1",
+     "pod-spec-invalid"),  # a negative deletion cost with leading zeros (-007) refused
+    ("rules/pod_annotations.py", "_INT32 = (-(2**31), 2**31 - 1)", "_INT32 = (-(2**31) + 1, 2**31)",
+     "pod-spec-invalid"),  # the 32-bit bounds off by one
+    ("rules/pod_annotations.py", 'if profile in ("runtime/default", "docker/default", "unconfined"):',
+     'if profile in ("runtime/default", "unconfined"):', "pod-spec-invalid"),  # docker/default refused
+    ("rules/pod_annotations.py", "name = _TOLERATION_FIELDS.get(key.lower())", "name = _TOLERATION_FIELDS.get(key)",
+     "pod-spec-invalid"),  # toleration field names read case-sensitively, as Go's decoder does not
+    ("rules/pod_annotations.py", 'if key == MIRROR and not as_str(spec.get("nodeName")):', "if key == MIRROR:",
+     "pod-spec-invalid"),  # the mirror-pod annotation refused beside a nodeName
+    ("rules/pod_annotations.py", "if created_as_pod and own.get(", "if False and own.get(",
+     "pod-spec-invalid"),  # a Pod's AppArmor annotation read as a template's (the server copies it first)
+    ("rules/pod_annotations.py", 'annotation[len(LOCALHOST):] == as_str(profile.get("localhostProfile"))',
+     "annotation.startswith(LOCALHOST)", "pod-spec-invalid"),  # localhost profiles not compared
     # diff rules (their cases under tests/diff/cases/<rule>/)
     ("rules/webhook_update.py", "if after is not None and after.text != stored:",
      "if after is not None and after.text.lower() != stored.lower():",

@@ -13,6 +13,7 @@ from dgdlint.model import Model, Workload, as_list, as_map, as_str
 from dgdlint.rules.apps import apps_spec_problems
 from dgdlint.rules.cron import cronjob_spec_problems
 from dgdlint.rules.jobs import job_spec_problems
+from dgdlint.rules.pod_annotations import pod_annotation_problems
 from dgdlint.rules.pod_containers import OPERATOR_MAIN, pod_wide_problems
 from dgdlint.rules.pod_fields import container_field_problems, pod_field_problems, template_metadata_problems
 from dgdlint.rules.probes import container_behaviour_problems, probe_problems
@@ -126,6 +127,17 @@ def _restart_problem(workload: Workload):
         yield where, f"has restartPolicy {policy}; a {workload.obj.kind}'s pods take Always only"
 
 
+def _operator_names(graph, component) -> list:
+    """(name, container) of a component's containers in the pod the operator makes: a v1alpha1 service's main
+    container is named `main`; the others keep their names."""
+    named = []
+    for container in component.all_containers:
+        main = container is component.main
+        name = OPERATOR_MAIN if main and graph.shape == "services" else as_str(container.raw.get("name"))
+        named.append((name or (OPERATOR_MAIN if main else ""), container))
+    return named
+
+
 @rule(
     name="pod-spec-invalid", code="DGD609", severity="error", family="admission",
     title="Workload pod specs are ones the API server takes",
@@ -159,7 +171,10 @@ def _restart_problem(workload: Workload):
     pod's dnsPolicy is one of four (None with a dnsConfig nameserver), its dnsConfig has at most 3
     nameservers that are IP addresses and search domains that are DNS names; host aliases have IP addresses
     and DNS names; a pod template's label keys and values and annotation keys are of Kubernetes' syntax (a
-    DGD's podTemplate metadata and extraPodMetadata go on its pods); readiness and scheduling gates are
+    DGD's podTemplate metadata and extraPodMetadata go on its pods), and the annotations the server reads as
+    pod settings are valid (seccomp and AppArmor profiles, AppArmor of a container the pod has, a 32-bit
+    deletion cost, a JSON list of valid tolerations, the mirror-pod annotation only with a nodeName) and
+    agree with the seccompProfile and appArmorProfile fields; readiness and scheduling gates are
     qualified names; hostname
     and subdomain are DNS labels; service account, node, priority and runtime class names are DNS names;
     preemptionPolicy, restartPolicy and os.name take their known values (a linux pod sets no
@@ -204,10 +219,12 @@ def pod_spec_invalid(model: Model):
                               *cronjob_spec_problems(workload), *apps_spec_problems(workload),
                               *_selector_problems(workload), *volume_problems(workload.pod, attributes_class)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
+        named = [(as_str(c.raw.get("name")) or "", c) for c in workload.all_containers]
         for path, problem in (*pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces),
                               *template_metadata_problems(workload.pod),
                               *pod_wide_problems(workload.pod, workload.containers, workload.init_containers,
-                                                 model.release, template=workload.obj.kind != "Pod")):
+                                                 model.release, template=workload.obj.kind != "Pod"),
+                              *pod_annotation_problems(workload.pod, named, workload.obj.kind == "Pod")):
             yield Hit(workload.obj, path, f"{workload.label}: {problem}")
         for container in workload.all_containers:
             for path, problem in _container_problems(container, workload, workload.pod.spec,
@@ -224,7 +241,9 @@ def pod_spec_invalid(model: Model):
                                   *pod_field_problems(component.pod, strict_ips, user_namespaces=user_namespaces),
                                   *template_metadata_problems(component.pod),
                                   *pod_wide_problems(component.pod, [component.main, *component.sidecars],
-                                                     component.init_containers, model.release, False, main)):
+                                                     component.init_containers, model.release, False, main),
+                                  *pod_annotation_problems(component.pod, _operator_names(graph, component), True,
+                                                           (OPERATOR_MAIN,))):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for container in component.all_containers:
                 replaced = own if container is component.main else ()

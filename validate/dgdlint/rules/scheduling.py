@@ -32,7 +32,7 @@ def _key(key: str, where: tuple, what: str):
         yield where, f"{what} {key!r} {problem}"
 
 
-def _toleration_problems(toleration: dict, where: tuple):
+def toleration_problems(toleration: dict, where: tuple):
     key, operator = _text(toleration.get("key")), _text(toleration.get("operator"))
     value, effect = _text(toleration.get("value")), _text(toleration.get("effect"))
     if key:
@@ -196,7 +196,7 @@ def scheduling_problems(pod: PodSettings, labels: dict, merge_spread: bool = Tru
         if isinstance(value, str) and label_value_problem(value):
             yield pod.field_path("nodeSelector") + (key,), f"nodeSelector value {value!r} {label_value_problem(value)}"
     for index, toleration in enumerate(pod.tolerations):
-        yield from _toleration_problems(as_map(toleration), pod.field_path("tolerations") + (index,))
+        yield from toleration_problems(as_map(toleration), pod.field_path("tolerations") + (index,))
     affinity = pod.affinity
     if isinstance(affinity.get("nodeAffinity"), dict):
         yield from _node_affinity_problems(affinity["nodeAffinity"], pod.field_path("affinity") + ("nodeAffinity",))
