@@ -18,7 +18,7 @@ HELM   ?= $(firstword $(wildcard $(TOOLS)/helm) $(shell command -v helm 2>/dev/n
 
 MAKEFLAGS += --no-print-directory
 
-.PHONY: setup render validate test test-fast lint docs docs-check bench clean package schemas tools
+.PHONY: setup render validate test test-slow test-fast lint docs docs-check bench clean package schemas tools
 
 setup: $(STAMP)
 
@@ -60,7 +60,11 @@ schemas: setup
 
 ## test: the whole suite, the real-tool tiers included (`make tools` first; they skip, saying why, without Go)
 test: setup tools
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not slow"
+
+## test-slow: the slow tier (mutation tests, property tests, corpus round trips); CI runs it after `make test`
+test-slow: setup tools
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m slow
 
 test-fast: setup
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
