@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from dgdlint.model import Workload, as_map, as_str
-from dgdlint.rules.syntax import dns1123_label_problem
+from dgdlint.rules.syntax import dns1123_label_problem, negative_count_problems
 
 APPS_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet")
 _PERCENT = re.compile(r"[0-9]+%")
@@ -27,13 +27,6 @@ def _int_or_percent(value: object, where: tuple, name: str):
         return [(where, f"{name} {text!r} is neither an integer nor a percentage such as '25%'")], 0
     number = int(text[:-1])
     return ([(where, f"{name} {text} is more than 100%")] if number > 100 else []), number
-
-
-def _non_negative(spec: dict, names: tuple, base: tuple):
-    for name in names:
-        value = spec.get(name)
-        if type(value) is int and value < 0:
-            yield base + (name,), f"has {name} {value}; it must not be negative"
 
 
 def _deployment_strategy(strategy: dict, where: tuple):
@@ -89,7 +82,7 @@ def _stateful_problems(spec: dict):
     if kind == "OnDelete" and rolling is not None:
         yield where + ("rollingUpdate",), "has updateStrategy OnDelete with a rollingUpdate (RollingUpdate only)"
     elif kind == "RollingUpdate" and isinstance(rolling, dict):
-        yield from _non_negative(rolling, ("partition",), where + ("rollingUpdate",))
+        yield from negative_count_problems(rolling, ("partition",), where + ("rollingUpdate",))
         if rolling.get("maxUnavailable") is not None:
             problems, number = _int_or_percent(rolling["maxUnavailable"], where + ("rollingUpdate", "maxUnavailable"),
                                                "maxUnavailable")
@@ -117,9 +110,9 @@ def apps_spec_problems(workload: Workload):
     if kind not in APPS_KINDS:
         return
     spec = as_map(workload.obj.value.get("spec"))
-    yield from _non_negative(spec, ("replicas", "minReadySeconds", "revisionHistoryLimit"), ("spec",))
+    yield from negative_count_problems(spec, ("replicas", "minReadySeconds", "revisionHistoryLimit"), ("spec",))
     if kind == "Deployment":
-        yield from _non_negative(spec, ("progressDeadlineSeconds",), ("spec",))
+        yield from negative_count_problems(spec, ("progressDeadlineSeconds",), ("spec",))
         deadline, ready = spec.get("progressDeadlineSeconds"), spec.get("minReadySeconds", 0)
         if type(deadline) is int and type(ready) is int and deadline <= ready:
             yield ("spec", "progressDeadlineSeconds"), f"has progressDeadlineSeconds {deadline}, not past " \

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from dgdlint.model import Workload, as_map, as_str
+from dgdlint.rules.syntax import negative_count_problems
 
 CONCURRENCY_POLICIES = ("Allow", "Forbid", "Replace")
 # (lowest, highest, names) of minute, hour, day of month, month, day of week
@@ -159,10 +160,8 @@ def cronjob_spec_problems(workload: Workload):
         problem = time_zone_problem(zone)
         if problem:
             yield ("spec", "timeZone"), f"has timeZone {zone!r}: {problem}"
-    for name in ("startingDeadlineSeconds", "successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
-        value = spec.get(name)
-        if type(value) is int and value < 0:
-            yield ("spec", name), f"has {name} {value}; it must not be negative"
+    yield from negative_count_problems(spec, ("startingDeadlineSeconds", "successfulJobsHistoryLimit",
+                                              "failedJobsHistoryLimit"), ("spec",))
     policy = as_str(spec.get("concurrencyPolicy"))
     if policy and policy not in CONCURRENCY_POLICIES:  # empty: the server defaults it to Allow
         yield ("spec", "concurrencyPolicy"), f"has concurrencyPolicy {policy!r}, not one of " \

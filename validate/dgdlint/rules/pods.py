@@ -19,7 +19,13 @@ from dgdlint.rules.pod_fields import container_field_problems, pod_field_problem
 from dgdlint.rules.probes import container_behaviour_problems, probe_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems, selects
-from dgdlint.rules.syntax import as_int, dns1123_label_problem, env_name_problem, port_name_problem
+from dgdlint.rules.syntax import (
+    as_int,
+    dns1123_label_problem,
+    env_name_problem,
+    negative_count_problems,
+    port_name_problem,
+)
 from dgdlint.rules.volumes import mount_problems, volume_problems
 
 _JOB_RESTART = ("OnFailure", "Never")
@@ -87,10 +93,7 @@ def _count_problems(workload: Workload):
     if workload.obj.kind in _JOB_SPEC:
         spec_path = _JOB_SPEC[workload.obj.kind]
         spec = as_map(workload.obj.get(spec_path))
-        for name in _NON_NEGATIVE_JOB_FIELDS:
-            value = as_int(spec.get(name))
-            if value is not None and value < 0:
-                yield spec_path + (name,), f"has {name} {value}; it must not be negative"
+        yield from negative_count_problems(spec, _NON_NEGATIVE_JOB_FIELDS, spec_path)
     deadline = as_int(workload.pod.spec.get("activeDeadlineSeconds"))
     if deadline is not None and not 1 <= deadline <= 2**31 - 1:
         yield workload.pod.field_path("activeDeadlineSeconds"), \

@@ -95,6 +95,14 @@ def as_int(value: object) -> int | None:
     return value if type(value) is int else None
 
 
+def negative_count_problems(spec: dict, names: tuple, base: tuple):
+    """(path, problem) for each count or duration of `names` in `spec` written as a negative integer."""
+    for name in names:
+        value = as_int(spec.get(name))
+        if value is not None and value < 0:
+            yield base + (name,), f"has {name} {value}; it must not be negative"
+
+
 def port_problem(port: object) -> str | None:
     """Kubernetes' ValidatePortNumOrName: a number from 1 to 65535, or a port name (None when missing or of
     another type: the schema's to report)."""
