@@ -8,10 +8,10 @@ the rule's fixtures."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
+from test_diff_cases import expected_findings as read_expected
 
 from dgdlint.cli import main
 from dgdlint.rules import REGISTRY
@@ -19,17 +19,13 @@ from dgdlint.rules.catalogue import STAGE_FINDINGS
 
 HERE = Path(__file__).parent / "updates"
 CASES = sorted(p for p in HERE.glob("*/*") if p.is_dir())
-EXPECT = re.compile(r"^(\S+) (error|warning) (old|new):(\d+) (\S+)$")
 
 
 def expected_findings(case: Path) -> set[tuple]:
-    expect = case / "expect.txt"
-    found = set()
-    for line in expect.read_text(encoding="utf-8").splitlines() if expect.exists() else []:
-        match = EXPECT.match(line)
-        assert match, f"{expect}: cannot read {line!r}"
-        found.add((match.group(1), match.group(2), match.group(3), int(match.group(4)), match.group(5)))
-    return found
+    """The diff cases' expect.txt lines (test_diff_cases reads them), which name no related location here."""
+    found = read_expected(case)
+    assert all(not related for *_, related in found), f"{case}: an update case names no related location"
+    return {finding[:5] for finding in found}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.parent.name}/{c.name}" for c in CASES])
