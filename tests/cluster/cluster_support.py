@@ -13,7 +13,7 @@ def operator_pod(graph: dict) -> dict:
     """The Pod the Dynamo operator makes of a DGD's first component, as far as the API server's pod validation
     reads it: its pod template's spec (v1beta1), or a v1alpha1 service's extraPodSpec with its mainContainer
     as `main`, which takes the service's own probes, envs and envFromSecret and an image; with the labels the
-    operator stamps."""
+    operator stamps, and the grace period its component defaults give a pod spec that sets none."""
     if "components" in graph["spec"]:
         component = graph["spec"]["components"][0]
         name, kind = component["name"], component.get("type", "")
@@ -32,6 +32,9 @@ def operator_pod(graph: dict) -> dict:
         if service.get("envFromSecret"):
             main["envFrom"] = [*main.get("envFrom", []), {"secretRef": {"name": service["envFromSecret"]}}]
         spec["containers"] = [main]
+    # the operator's base pod spec (its component defaults) sets a grace period the written spec may replace
+    spec = {**spec, "terminationGracePeriodSeconds": spec.get("terminationGracePeriodSeconds",
+                                                               130 if kind == "epp" else 60)}
     labels = {"nvidia.com/dynamo-graph-deployment-name": graph["metadata"]["name"],
               "nvidia.com/dynamo-component": name, "nvidia.com/dynamo-namespace": "default",
               "nvidia.com/dynamo-component-type": kind}

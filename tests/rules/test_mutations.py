@@ -177,6 +177,12 @@ MUTANTS = [
     ("rules/probes.py", "grace <= 0:", "grace < 0:", "pod-spec-invalid"),  # a probe grace of 0 taken
     ("rules/probes.py", "seconds > grace)", "seconds >= grace)",
      "pod-spec-invalid"),  # a sleep as long as the grace period refused
+    ("rules/pods.py", "OPERATOR_GRACE_SECONDS = 60", "OPERATOR_GRACE_SECONDS = 61",
+     "pod-spec-invalid"),  # a DGD sleep past the operator's grace period taken
+    ("rules/pods.py", "OPERATOR_EPP_GRACE_SECONDS = 130", "OPERATOR_EPP_GRACE_SECONDS = 131",
+     "pod-spec-invalid"),  # an endpoint picker's sleep past its grace period taken
+    ("rules/pods.py", 'if component_type == "epp" else', 'if component_type == "EPP" else',
+     "pod-spec-invalid"),  # an endpoint picker given the other components' grace period
     ("rules/security.py", "MAX_ID = 2**31 - 1", "MAX_ID = 2**31", "security-context-invalid"),  # int32 bound lost
     ("rules/security.py", "not 0 <= value <= MAX_ID:\n            yield where + (name,)",
      "not 0 < value <= MAX_ID:\n            yield where + (name,)", "security-context-invalid"),  # user 0 refused

@@ -54,10 +54,21 @@ def _port_problems(raw: dict, path: tuple):
             yield where + ("hostPort",), f"hostPort {host} is not between 1 and 65535"
 
 
+# The grace period the Dynamo operator gives a component's pods when their spec sets none (its component
+# defaults' base pod spec, which the written pod spec then overrides): 130 s for an endpoint picker, 60 s else.
+OPERATOR_GRACE_SECONDS = 60
+OPERATOR_EPP_GRACE_SECONDS = 130
+
+
+def operator_grace_period(component_type: str) -> int:
+    return OPERATOR_EPP_GRACE_SECONDS if component_type == "epp" else OPERATOR_GRACE_SECONDS
+
+
 def _container_problems(container, workload: Workload | None, pod_spec: dict | None = None,
-                        set_elsewhere: tuple[str, ...] = (), resize: bool = True):
+                        set_elsewhere: tuple[str, ...] = (), resize: bool = True, grace_default: int | None = None):
     """What the pod validation refuses in one container; for a DGD's (`workload` None) only what the operator
-    leaves as written: the name, the ports and the env names (it adds volumes, ports and the image)."""
+    leaves as written: the name, the ports and the env names (it adds volumes, ports and the image), and its
+    hooks against the grace period the operator gives a pod whose spec sets none (`grace_default`)."""
     raw = container.raw
     name = as_str(raw.get("name"))
     if name:
@@ -67,11 +78,12 @@ def _container_problems(container, workload: Workload | None, pod_spec: dict | N
     if workload is not None and not as_str(raw.get("image")):
         yield container.path, f"container {name or '(unnamed)'} has no image (one is required)"
     yield from _port_problems(raw, container.path)
-    grace = as_map(pod_spec).get("terminationGracePeriodSeconds")
-    if type(grace) is not int:  # unset: the server's default of 30 (a DGD's, the operator's to choose)
-        grace = 30 if workload is not None else None
+    grace, source = as_map(pod_spec).get("terminationGracePeriodSeconds"), ""
+    if type(grace) is not int:  # unset: the server's default of 30; a DGD's, the operator's (`grace_default`)
+        grace, source = (30, ", the API server's default") if workload is not None else \
+            (grace_default, ", which the operator sets when the pod spec sets none")
     yield from container_behaviour_problems(raw, container.path, grace, "initContainers" in container.path,
-                                            set_elsewhere)
+                                            set_elsewhere, source)
     for index, entry in enumerate(as_list(raw.get("env"))):
         env_name = as_str(as_map(entry).get("name"))
         if env_name and env_name_problem(env_name):
@@ -251,7 +263,7 @@ def pod_spec_invalid(model: Model):
             for container in component.all_containers:
                 replaced = own if container is component.main else ()
                 for path, problem in _container_problems(container, None, component.pod.spec, replaced,
-                                                         resize):
+                                                         resize, operator_grace_period(component.type)):
                     yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for kind in own:
                 for path, problem in probe_problems(kind, service[kind], component.path + (kind,)):

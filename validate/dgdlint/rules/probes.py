@@ -19,7 +19,8 @@ _COUNTS = ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThr
 _HEADER_NAME = re.compile(r"[-A-Za-z0-9]+", re.ASCII)
 
 
-def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: str, grace: int | None = None):
+def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: str, grace: int | None = None,
+                      grace_source: str = ""):
     given = [kind for kind in kinds if handler.get(kind) is not None]
     if not given:
         yield path, f"{what} has no handler (one of {', '.join(kinds)})"
@@ -34,7 +35,8 @@ def _handler_problems(handler: dict, path: tuple, kinds: tuple[str, ...], what: 
     elif kind == "sleep":
         seconds = as_int(action.get("seconds"))
         if seconds is not None and (seconds < 0 or (grace is not None and seconds > grace)):
-            bound = f" and not more than the pod's terminationGracePeriodSeconds ({grace})" if grace is not None else ""
+            bound = f" and not more than the pod's terminationGracePeriodSeconds ({grace}{grace_source})" \
+                if grace is not None else ""
             yield where + ("seconds",), f"{what} sleeps {seconds} seconds; it must be 0 or more{bound}"
     elif kind in ("httpGet", "tcpSocket", "grpc"):
         problem = port_problem(action.get("port"))
@@ -69,9 +71,10 @@ def probe_problems(kind: str, probe: dict, path: tuple):
 
 
 def container_behaviour_problems(raw: dict, path: tuple, grace: int | None = None, init: bool = False,
-                                 set_elsewhere: tuple[str, ...] = ()):
+                                 set_elsewhere: tuple[str, ...] = (), grace_source: str = ""):
     """(path, problem) for a container's probes, lifecycle hooks and image pull policy. `grace`: the pod's
-    terminationGracePeriodSeconds when known (a sleep hook lasts no longer); `init`: an init container, which
+    terminationGracePeriodSeconds when known (a sleep hook lasts no longer), `grace_source` what gave it when
+    the spec does not (", the API server's default"); `init`: an init container, which
     takes probes and hooks only as a sidecar (restartPolicy: Always); `set_elsewhere`: probe kinds that
     another field replaces in the pod (a v1alpha1 service's own)."""
     if init and as_str(raw.get("restartPolicy")) != "Always":
@@ -86,7 +89,8 @@ def container_behaviour_problems(raw: dict, path: tuple, grace: int | None = Non
         lifecycle = as_map(raw.get("lifecycle"))
         for hook in ("postStart", "preStop"):
             if isinstance(lifecycle.get(hook), dict):
-                yield from _handler_problems(lifecycle[hook], path + ("lifecycle", hook), HOOK_HANDLERS, hook, grace)
+                yield from _handler_problems(lifecycle[hook], path + ("lifecycle", hook), HOOK_HANDLERS, hook, grace,
+                                             grace_source)
     policy = as_str(raw.get("imagePullPolicy"))
     if policy and policy not in PULL_POLICIES:  # left empty, it is defaulted
         yield path + ("imagePullPolicy",), f"imagePullPolicy {policy!r} is not one of {', '.join(PULL_POLICIES)}"
