@@ -92,6 +92,20 @@ def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(pat
     # a container's limit above the pod-level one: the server names it under the pod's resources
     refused = [re.sub(r"\.resources\.containers\[(\d+)\]\[([^\]]+)\]\.limits$", r".containers[\1].resources.limits.\2",
                       field) for field in refused]
+    # a pod-level request named as a map key (requests[cpu]); one the server defaulted from the pod's limit
+    # (none written), or the whole requests map it defaulted, named by the rule at that limit
+    refused = [re.sub(r"\.resources\.(requests|limits)\[([A-Za-z0-9_-]+)\]$", r".resources.\1.\2", field)
+               for field in refused]
+    written = yaml.safe_load(path.read_text(encoding="utf-8"))
+
+    def defaulted_request(field: str, path: str) -> bool:
+        match = re.fullmatch(r"(.*\.resources)\.requests(?:\.([A-Za-z0-9_-]+))?", field)
+        if not match or not path.startswith(match[1] + ".limits."):
+            return False
+        key = path.removeprefix(match[1] + ".limits.")
+        pod = written["spec"].get("template", {}).get("spec", written["spec"])
+        return match[2] in (None, key) and key not in ((pod.get("resources") or {}).get("requests") or {})
+
     # a pod's overhead, validated as a container's limits, is named under `limits`
     def overhead(key: re.Match) -> str:
         return f".overhead.{key[1]}" if re.fullmatch(r"[A-Za-z0-9_-]+", key[1]) else f".overhead[{key[1]}]"
@@ -109,7 +123,7 @@ def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(pat
 
     assert all(any(field.startswith(unquoted(f.path)) or inlined(f.path).startswith((field + ".", field + "["))
                    or f.path.startswith(field + ".") or annotation(field, f.path)
-                   or written_from(field, f.path)
+                   or written_from(field, f.path) or defaulted_request(field, f.path)
                    or unindexed(f.path) == unindexed(field) for f in ours) for field in refused), (refused, ours)
 
 

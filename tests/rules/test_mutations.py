@@ -177,6 +177,19 @@ MUTANTS = [
     ("rules/probes.py", "grace <= 0:", "grace < 0:", "pod-spec-invalid"),  # a probe grace of 0 taken
     ("rules/probes.py", "seconds > grace)", "seconds >= grace)",
      "pod-spec-invalid"),  # a sleep as long as the grace period refused
+    ("rules/pod_resources.py", 'if as_str(raw.get("restartPolicy")) == "Always":',
+     'if as_str(raw.get("restartPolicy")) == "Never":', "pod-spec-invalid"),  # a sidecar counted as a plain init
+    ("rules/pod_resources.py", "running = dict(started)", "running = {}",
+     "pod-spec-invalid"),  # a plain init container counted without the sidecars started before it
+    ("rules/pod_resources.py", "**written} if defaulted", "**written} if False",
+     "pod-spec-invalid"),  # a created pod's limit no longer standing for its missing request
+    ("rules/pod_resources.py", "if own is not None and needed > own:", "if own is not None and needed >= own:",
+     "pod-spec-invalid"),  # a pod request equal to its containers' together refused
+    ("rules/pod_resources.py", 'resource.startswith("hugepages-") and limit is not None and needed > limit',
+     'resource.startswith("hugepages-") and limit is not None and needed >= limit',
+     "pod-spec-invalid"),  # a pod hugepages limit equal to its containers' together refused
+    ("rules/pod_resources.py", 'and resource not in tables["requests"] and resource not in over:',
+     'and resource not in tables["requests"]:', "pod-spec-invalid"),  # one cause said twice
     ("rules/pods.py", "OPERATOR_GRACE_SECONDS = 60", "OPERATOR_GRACE_SECONDS = 61",
      "pod-spec-invalid"),  # a DGD sleep past the operator's grace period taken
     ("rules/pods.py", "OPERATOR_EPP_GRACE_SECONDS = 130", "OPERATOR_EPP_GRACE_SECONDS = 131",

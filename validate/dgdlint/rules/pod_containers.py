@@ -2,14 +2,14 @@
 core validation, v1.37): container names unique across regular and init containers; host ports unique per
 protocol and host IP among the regular containers (an init container runs alone, so only against itself);
 restart rules only beside a restart policy; no ephemeral container on create; a node name only once the
-scheduling gates are cleared; a hostname override; pod-level resources (cpu, memory and hugepages only, each
-container's limit within the pod's); and dynamic resource allocation's claims, the pod's and those its
-containers use. Each function yields (path, problem)."""
+scheduling gates are cleared; a hostname override; and dynamic resource allocation's claims, the pod's and
+those its containers use (pod-level resources and overhead: pod_resources.py). Each function yields
+(path, problem)."""
 
 from __future__ import annotations
 
 from dgdlint.model import PodSettings, as_list, as_map, as_str
-from dgdlint.quantity import parse_quantity
+from dgdlint.rules.pod_resources import overhead_problems, pod_resource_problems
 from dgdlint.rules.syntax import dns1123_label_problem, dns1123_subdomain_problem
 from dgdlint.scalars import go_trim_space
 
@@ -126,79 +126,6 @@ def hostname_override_problems(pod: PodSettings):
         yield where, f"hostnameOverride {text!r} {problem}"
 
 
-_POD_LEVEL = ("cpu", "memory")
-
-
-def pod_resource_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]):
-    """Pod-level resources (from 1.34): only cpu, memory and hugepages; no negative quantity; a request within
-    its limit; each regular container's limit within the pod's limit of that resource."""
-    resources = as_map(pod.spec.get("resources"))
-    if not resources:
-        return
-    where = pod.field_path("resources")
-    tables = {name: as_map(resources.get(name)) for name in ("requests", "limits")}
-    values: dict[tuple[str, str], object] = {}
-    for table, entries in tables.items():
-        for resource, text in entries.items():
-            at = where + (table, resource)
-            if resource not in _POD_LEVEL and not resource.startswith("hugepages-"):
-                yield at, f"pod-level {table} {resource} is not taken: a pod's own resources are cpu, memory " \
-                          "and hugepages (give GPUs and other devices in a container's resources)"
-                continue
-            value = parse_quantity(as_str(text))
-            if value is None:
-                continue  # not a quantity: the schema stage says so
-            if value < 0:
-                yield at, f"pod-level {table} {resource} {text!r} is negative"
-                continue
-            values[(table, resource)] = value
-    if any(resource.startswith("hugepages-") for _table, resource in values) and \
-            not any(resource in _POD_LEVEL for _table, resource in values):
-        yield where, "pod-level hugepages need a pod-level cpu or memory request or limit beside them"
-    for resource, text in tables["requests"].items():
-        request, limit = values.get(("requests", resource)), values.get(("limits", resource))
-        if request is not None and limit is None and resource.startswith("hugepages-") \
-                and resource not in tables["limits"]:
-            yield where + ("requests", resource), f"pod-level requests {resource} {text!r} has no limit (hugepages " \
-                                                  "need one, equal to the request)"
-        if request is None or limit is None:
-            continue
-        if resource.startswith("hugepages-") and request != limit:
-            yield where + ("requests", resource), f"pod-level requests {resource} {text!r} is not its limit"
-        elif request > limit:
-            yield where + ("requests", resource), f"pod-level requests {resource} {text!r} is above its limit"
-    for raw, at in containers:
-        for resource, text in as_map(as_map(raw.get("resources")).get("limits")).items():
-            pod_limit = values.get(("limits", resource))
-            value = parse_quantity(as_str(text))
-            if pod_limit is not None and value is not None and value > pod_limit:
-                yield at + ("resources", "limits", resource), \
-                    f"limits {resource} {text!r} is above the pod's own limit {tables['limits'][resource]!r}"
-
-
-def overhead_problems(pod: PodSettings):
-    """A pod's overhead (what its runtime class adds), read as a container's limits are: not negative, an
-    extended resource (a GPU) in whole units, hugepages in whole pages and beside cpu or memory."""
-    overhead = as_map(pod.spec.get("overhead"))
-    values = {}
-    for resource, text in overhead.items():
-        value = parse_quantity(as_str(text))
-        if value is None:
-            continue  # not a quantity: the schema stage says so
-        at = pod.field_path("overhead") + (resource,)
-        values[resource] = value
-        if value < 0:
-            yield at, f"overhead {resource} {text!r} is negative"
-        elif "/" in resource and "kubernetes.io/" not in resource and value != value.to_integral_value():
-            yield at, f"overhead {resource} {text!r} is not a whole number (an extended resource)"
-        elif resource.startswith("hugepages-"):
-            size = parse_quantity(resource[len("hugepages-"):])
-            if not size or size != size.to_integral_value() or value.to_integral_value(rounding="ROUND_CEILING") % size:
-                yield at, f"overhead {resource} {text!r} is not a whole number of {resource[len('hugepages-'):]} pages"
-    if any(resource.startswith("hugepages-") for resource in values) and not {"cpu", "memory"} & set(values):
-        yield pod.field_path("overhead"), "overhead has hugepages without cpu or memory beside them"
-
-
 def resource_claim_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]):
     """Dynamic resource allocation (from 1.34): the pod's claims each named (a DNS label, once) with one source,
     a claim or a claim template named as objects are; a container's claims name one of the pod's, each claim
@@ -278,5 +205,5 @@ def pod_wide_problems(pod: PodSettings, regular: list, init: list, release, temp
         yield from hostname_override_problems(pod)
     yield from overhead_problems(pod)
     if release.kubernetes_at_least("1.34"):
-        yield from pod_resource_problems(pod, [(c.raw, c.path) for c in regular])
+        yield from pod_resource_problems(pod, [(c.raw, c.path) for c in regular], [c.raw for c in init], template)
         yield from resource_claim_problems(pod, [(c.raw, c.path) for c in (*regular, *init)])
