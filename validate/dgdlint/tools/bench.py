@@ -7,7 +7,10 @@ best of a few runs, in wall time and in CPU time (user + system of the command):
   on the same N DGD files;
 - dgdlint at N and at 10N files (how cost grows);
 - dgdlint on the Jobs and PVCs against kubernetes-validate on the same documents;
-- start-up: `dgdlint --version` and a check of one file."""
+- start-up: `dgdlint --version` and a check of one file;
+- the floor under any YAML checker in Python on the same N DGD files: libyaml's parser run over each file
+  (events only: no values built, no positions kept), and PyYAML's C loader (values, no positions), so
+  dgdlint's cost can be read against what reading the YAML alone costs."""
 
 from __future__ import annotations
 
@@ -21,6 +24,19 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+# The two floors, run as whole commands like the tools (interpreter start-up included).
+_EVENTS_ONLY = """import sys, yaml
+for name in sys.argv[1:]:
+    parser = yaml.CSafeLoader(open(name, encoding="utf-8").read())
+    while parser.get_event() is not None:
+        pass
+    parser.dispose()
+"""
+_VALUES_ONLY = """import sys, yaml
+for name in sys.argv[1:]:
+    yaml.load(open(name, encoding="utf-8").read(), Loader=yaml.CSafeLoader)
+"""
 
 ROOT = Path(__file__).resolve().parents[3]
 CHART = ROOT / "charts" / "cosmos3-reasoner"
@@ -125,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["dgdlint_startup_version"] = timed([dgdlint, "--version"], args.repeat + 2)
         figures["dgdlint_one_file"] = timed([dgdlint, "check", dgds[0]], args.repeat + 2)
         figures["dgdlint_builtin_n"] = timed([dgdlint, "check", str(base / "builtin")], args.repeat)
+        figures["libyaml_events_n"] = timed([sys.executable, "-c", _EVENTS_ONLY, *dgds], args.repeat)
+        figures["pyyaml_c_load_n"] = timed([sys.executable, "-c", _VALUES_ONLY, *dgds], args.repeat)
         if check_jsonschema:
             figures["check_jsonschema_n"] = timed([check_jsonschema, "--schemafile", str(schema_file), *dgds],
                                                   args.repeat)
@@ -156,6 +174,8 @@ def report(figures: dict[str, tuple[float, float]], n: int, repeat: int) -> None
               f"-> {ratio('dgdlint_n', 'check_jsonschema_n')}")
     else:
         print("check-jsonschema not installed: pip install check-jsonschema to compare")
+    print(f"floor, libyaml events only over the same N files: {both('libyaml_events_n')}; PyYAML's C loader "
+          f"(values, no positions): {both('pyyaml_c_load_n')} -> {ratio('dgdlint_n', 'pyyaml_c_load_n')}")
     growth_wall = figures["dgdlint_10n"][0] / wall
     growth_cpu = figures["dgdlint_10n"][1] / figures["dgdlint_n"][1]
     print(f"dgdlint, 10N DGDs: {both('dgdlint_10n')} -> growth N to 10N: "
