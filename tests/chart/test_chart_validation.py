@@ -319,6 +319,8 @@ def test_a_misspelt_key_at_any_depth_fails_at_the_schema(values, where):
     ({"worker": {"envFrom": [{"prefix": "NIM_"}]}}, "/worker/envFrom/0"),
     ({"worker": {"envFrom": [{"configMapRef": {"name": "a"}, "secretRef": {"name": "b"}}]}}, "/worker/envFrom/0"),
     ({"worker": {"extraEnv": [{"name": "A=B", "value": "x"}]}}, "/worker/extraEnv/0/name"),
+    ({"worker": {"envFrom": [{"prefix": "NIM=", "secretRef": {"name": "b"}}]}}, "/worker/envFrom/0/prefix"),
+    ({"worker": {"envFrom": [{"prefix": "NIM_\u00e9", "secretRef": {"name": "b"}}]}}, "/worker/envFrom/0/prefix"),
     ({"worker": {"extraEnv": [{"name": "T", "valueFrom": {"fileKeyRef": {
         "volumeName": "files", "path": "../t.env", "key": "T"}}}]}}, "/worker/extraEnv/0/valueFrom/fileKeyRef/path"),
 ])
@@ -329,7 +331,8 @@ def test_enumerations_and_types_fail_at_the_schema(values, where):
 
 def test_env_sources_the_api_server_takes_render():
     """The passing twins of the env sources above: one label or annotation subscripted, every field the
-    downward API gives an env var, hugepages, a key with dots, one envFrom source each."""
+    downward API gives an env var, hugepages, a key with dots, one envFrom source each, an envFrom prefix
+    of any printable ASCII but '=' (as the server reads env names: relaxed, from Kubernetes 1.34)."""
     fields = ["metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName",
               "spec.host", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs",
               "metadata.labels['app.kubernetes.io/name']", "metadata.annotations['Example.COM/Note']"]
@@ -341,7 +344,8 @@ def test_env_sources_the_api_server_takes_render():
             {"name": "DEFAULTED", "valueFrom": {"fieldRef": {"apiVersion": "", "fieldPath": "metadata.name"}}},
             {"name": "TOKEN", "valueFrom": {"fileKeyRef": {"volumeName": "files", "path": "/run/t.env", "key": "T"}}}]
     rendered = render({"worker": {"extraEnv": env, "envFrom": [{"configMapRef": {"name": "a"}},
-                                                                {"secretRef": {"name": "b"}, "prefix": "X_"}],
+                                                                {"secretRef": {"name": "b"}, "prefix": "X_"},
+                                                                {"secretRef": {"name": "c"}, "prefix": "nim.x- "}],
                                   "extraVolumes": [{"name": "files", "emptyDir": {}}]}})
     assert rendered.dgd
     from dgdlint.engine import check_texts
