@@ -190,6 +190,16 @@ MUTANTS = [
      "pod-spec-invalid"),  # a pod hugepages limit equal to its containers' together refused
     ("rules/pod_resources.py", 'and resource not in tables["requests"] and resource not in over:',
      'and resource not in tables["requests"]:', "pod-spec-invalid"),  # one cause said twice
+    ("rules/cluster_kinds.py", "elif value is not None and value > HIGHEST_USER_PRIORITY:",
+     "elif value is not None and value >= HIGHEST_USER_PRIORITY:", "priority-class-invalid"),  # the top refused
+    ("rules/cluster_kinds.py", 'PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")',
+     'PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never", "never")',
+     "priority-class-invalid"),  # a policy read without its case
+    ("rules/cluster_kinds.py", 'if obj.value.get("globalDefault") is True:\n            if first_default',
+     'if obj.value.get("globalDefault") is not None:\n            if first_default',
+     "priority-class-invalid"),  # globalDefault: false counted as a default
+    ("rules/cluster_kinds.py", 'elif "/" not in text and text not in STANDARD_FINALIZERS:',
+     "elif text not in STANDARD_FINALIZERS:", "namespace-spec-invalid"),  # a qualified finalizer refused
     ("rules/pods.py", "OPERATOR_GRACE_SECONDS = 60", "OPERATOR_GRACE_SECONDS = 61",
      "pod-spec-invalid"),  # a DGD sleep past the operator's grace period taken
     ("rules/pods.py", "OPERATOR_EPP_GRACE_SECONDS = 130", "OPERATOR_EPP_GRACE_SECONDS = 131",

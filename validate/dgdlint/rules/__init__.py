@@ -11,6 +11,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     disruption,
     network_policy,
     ingress,
+    cluster_kinds,
     scheduling,
     security,
     cache,
