@@ -14,7 +14,7 @@ from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem,
 # Built-in kinds whose names are RFC 1123 subdomains (others, such as RBAC roles, allow more).
 _SUBDOMAIN_KINDS = {"Pod", "Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ConfigMap",
                     "Secret", "PersistentVolumeClaim", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy",
-                    "Ingress"}
+                    "Ingress", "HorizontalPodAutoscaler"}
 ANNOTATIONS_LIMIT = 262_144  # bytes of keys and values together (apimachinery's TotalAnnotationSizeLimitB)
 # Finalizers a built-in kind takes without a domain (the core validation's standard ones).
 STANDARD_FINALIZERS = ("kubernetes", "orphan", "foregroundDeletion")
