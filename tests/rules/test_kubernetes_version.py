@@ -8,7 +8,9 @@ pod's labels. An env var's fileKeyRef exists from 1.35 (EnvFiles): an older serv
 valueFrom without a source. A container's resizePolicy and a pod's hostUsers are kept from 1.33
 (InPlacePodVerticalScaling, UserNamespacesSupport): an older server drops them unread. A claim's (or claim
 template's) volumeAttributesClassName is validated from 1.34 (VolumeAttributesClass on by default); an older
-server drops it from a claim, and leaves it unread in a template."""
+server drops it from a claim, and leaves it unread in a template. A HorizontalPodAutoscaler may scale to zero
+from 1.37 (HPAScaleToZero on by default; before, minReplicas is at least 1), and its scaling rules' tolerance
+is validated from 1.35 (HPAConfigurableTolerance on by default; before, the server drops it unread)."""
 
 from __future__ import annotations
 
@@ -105,3 +107,20 @@ def test_a_volume_attributes_class_name_is_read_from_1_34(rule, fixture):
         return [f for f in rule_findings(fixture, version, rule, "fail") if "volumeAttributesClassName" in f.path]
     assert classes("1.34") and classes(None)
     assert classes("1.33") == []
+
+
+def test_an_autoscaler_scales_to_zero_from_1_37():
+    """minReplicas 0 beside an External metric: refused at minReplicas by an older server."""
+    def paths(version):
+        return [f.path for f in rule_findings("hpa-scale-to-zero-with-external-metric.yaml", version,
+                                              "autoscaler-spec-invalid", "pass")]
+    assert paths("1.37") == paths(None) == []
+    assert paths("1.36") == ["spec.minReplicas"]
+
+
+def test_an_autoscaler_s_tolerance_is_read_from_1_35():
+    def paths(version):
+        return [f.path for f in rule_findings("hpa-tolerance-negative.yaml", version, "autoscaler-spec-invalid",
+                                              "fail")]
+    assert paths("1.35") == paths(None) == ["spec.behavior.scaleDown.tolerance"]
+    assert paths("1.34") == []

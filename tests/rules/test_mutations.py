@@ -166,6 +166,34 @@ MUTANTS = [
      "network-policy-invalid"),  # a range of one port refused
     ("rules/network_policy.py", "inner.prefixlen > network.prefixlen", "inner.prefixlen >= network.prefixlen",
      "network-policy-invalid"),  # an exception as wide as its block taken
+    ("rules/autoscaler.py", "not 0 <= window <= MAX_STABILIZATION_SECONDS",
+     "not 0 <= window < MAX_STABILIZATION_SECONDS", "autoscaler-spec-invalid"),  # a window of 3600 s refused
+    ("rules/autoscaler.py", "not 1 <= period <= MAX_PERIOD_SECONDS", "not 1 <= period < MAX_PERIOD_SECONDS",
+     "autoscaler-spec-invalid"),  # a policy period of 1800 s refused
+    ("rules/autoscaler.py", "if value is not None and value <= 0:", "if value is not None and value < 0:",
+     "autoscaler-spec-invalid"),  # a policy value of 0 taken
+    ("rules/autoscaler.py", "utilization is not None and utilization < 1:\n        yield path",
+     "utilization is not None and utilization < 0:\n        yield path",
+     "autoscaler-spec-invalid"),  # an averageUtilization of 0 taken
+    ("rules/autoscaler.py", 'utilization is not None and utilization < 1:\n            yield ("spec"',
+     'utilization is not None and utilization < 0:\n            yield ("spec"',
+     "autoscaler-spec-invalid"),  # a v1 targetCPUUtilizationPercentage of 0 taken
+    ("rules/autoscaler.py", "floor = 0 if scale_to_zero else 1", "floor = 1",
+     "autoscaler-spec-invalid"),  # scaling to zero refused beside an Object or External metric
+    ("rules/autoscaler.py", 'in ("Object", "External") for metric', 'in ("Object",) for metric',
+     "autoscaler-spec-invalid"),  # an External metric no longer lets an autoscaler scale to zero
+    ("rules/autoscaler.py", "high is not None and low is not None and high < low",
+     "high is not None and low is not None and high <= low", "autoscaler-spec-invalid"),  # max = min refused
+    ("rules/autoscaler.py", "parsed is not None and parsed <= 0", "parsed is not None and parsed < 0",
+     "autoscaler-spec-invalid"),  # a target quantity of 0 taken
+    ("rules/autoscaler.py", "amount is not None and amount < 0", "amount is not None and amount <= 0",
+     "autoscaler-spec-invalid"),  # a tolerance of 0 refused
+    ("rules/autoscaler.py", "isinstance(policies, list) and not policies", "not policies",
+     "autoscaler-spec-invalid"),  # policies left out (defaulted) refused
+    ("rules/autoscaler.py", '!= "ReplicationController"', '!= ""',
+     "autoscaler-spec-invalid"),  # a ReplicationController's v1 refused
+    ("rules/autoscaler.py", 'for part in ("/", "%")', 'for part in ("/",)',
+     "autoscaler-spec-invalid"),  # a '%' in a metric name taken
     ("rules/ingress.py", '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f", "%2F")',
      '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f")', "ingress-spec-invalid"),  # %2F no longer seen
     ("rules/scheduling.py", "if type(weight) is int and not 1 <= weight <= 100:",

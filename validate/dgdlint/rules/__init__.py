@@ -12,6 +12,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     network_policy,
     ingress,
     cluster_kinds,
+    autoscaler,
     scheduling,
     security,
     cache,
