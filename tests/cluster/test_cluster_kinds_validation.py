@@ -1,7 +1,7 @@
-"""priority-class-invalid and namespace-spec-invalid against the real API server: each fixture's last object
-is created as a server-side dry run after the ones before it were created for real (a second default
-priority class is refused by the Priority admission plugin, which reads the classes stored), and the server
-refuses exactly the fixtures the rules fail, at the fields they name."""
+"""priority-class-invalid, namespace-spec-invalid and storage-class-invalid against the real API server:
+each fixture's last object is created as a server-side dry run after the ones before it were created for
+real (a second default priority class is refused by the Priority admission plugin, which reads the classes
+stored), and the server refuses exactly the fixtures the rules fail, at the fields they name."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from dgdlint.engine import check_paths
 pytestmark = CLUSTER
 
 RULES = Path(__file__).parents[1] / "rules"
-FIXTURES = sorted(p for rule in ("priority-class-invalid", "namespace-spec-invalid")
+FIXTURES = sorted(p for rule in ("priority-class-invalid", "namespace-spec-invalid", "storage-class-invalid")
                   for p in (RULES / rule).glob("*/*.yaml"))
 
 
@@ -53,5 +53,6 @@ def test_the_api_server_refuses_exactly_what_the_rules_fail(path, control_plane,
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     named = {f.path for f in ours}
     for field in map(_plain, refused):
-        assert field in named or any(field.startswith(p + "[") or p.startswith(field + "[") for p in named) \
+        assert field in named or any(field.startswith((p + "[", p + ".")) or p.startswith(field + "[")
+                                     for p in named) \
             or ("already marked as default" in field and "globalDefault" in named), (field, named)

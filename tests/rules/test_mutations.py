@@ -228,6 +228,14 @@ MUTANTS = [
      "priority-class-invalid"),  # globalDefault: false counted as a default
     ("rules/cluster_kinds.py", 'elif "/" not in text and text not in STANDARD_FINALIZERS:',
      "elif text not in STANDARD_FINALIZERS:", "namespace-spec-invalid"),  # a qualified finalizer refused
+    ("rules/storage_class.py", "qualified_name_problem(provisioner.lower())", "qualified_name_problem(provisioner)",
+     "storage-class-invalid"),  # a provisioner with capitals refused
+    ("rules/storage_class.py", 'RECLAIM_POLICIES = ("Delete", "Retain")',
+     'RECLAIM_POLICIES = ("Delete", "Retain", "Recycle")', "storage-class-invalid"),  # Recycle taken
+    ("rules/storage_class.py", "if not expressions:", "if False:",
+     "storage-class-invalid"),  # an empty term taken
+    ("rules/storage_class.py", "elif expressions in seen:", "elif False:",
+     "storage-class-invalid"),  # a term given twice taken
     ("rules/pods.py", "OPERATOR_GRACE_SECONDS = 60", "OPERATOR_GRACE_SECONDS = 61",
      "pod-spec-invalid"),  # a DGD sleep past the operator's grace period taken
     ("rules/pods.py", "OPERATOR_EPP_GRACE_SECONDS = 130", "OPERATOR_EPP_GRACE_SECONDS = 131",

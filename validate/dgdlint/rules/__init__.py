@@ -13,6 +13,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     ingress,
     cluster_kinds,
     autoscaler,
+    storage_class,
     scheduling,
     security,
     cache,
