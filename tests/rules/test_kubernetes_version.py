@@ -10,7 +10,10 @@ valueFrom without a source. A container's resizePolicy and a pod's hostUsers are
 template's) volumeAttributesClassName is validated from 1.34 (VolumeAttributesClass on by default); an older
 server drops it from a claim, and leaves it unread in a template. A HorizontalPodAutoscaler may scale to zero
 from 1.37 (HPAScaleToZero on by default; before, minReplicas is at least 1), and its scaling rules' tolerance
-is validated from 1.35 (HPAConfigurableTolerance on by default; before, the server drops it unread)."""
+is validated from 1.35 (HPAConfigurableTolerance on by default; before, the server drops it unread). A
+projected volume's cluster trust bundles and pod certificates are kept from 1.37 (ClusterTrustBundleProjection,
+PodCertificateRequest on by default); an older server drops them from the pod unread, and they count as no kind
+of their source."""
 
 from __future__ import annotations
 
@@ -63,6 +66,16 @@ def test_spread_match_label_keys_the_selector_names_are_refused_before_the_merge
 def test_what_an_older_server_drops_unread_is_read_from_1_33(rule, fixture):
     assert rule_findings(fixture, "1.33", rule, "fail") and rule_findings(fixture, None, rule, "fail")
     assert rule_findings(fixture, "1.32", rule, "fail") == []
+
+
+@pytest.mark.parametrize("fixture", ["job-pod-certificate-invalid.yaml", "job-projected-trust-bundle-invalid.yaml",
+                                     "dgd-pod-certificate-v1beta1.yaml"])
+def test_certificate_sources_are_read_from_1_37(fixture):
+    """Each finding of these fixtures is of a cluster trust bundle or pod certificate (the DGD's: one beside
+    the other in a source, which before 1.37 holds neither once the server drops them)."""
+    assert rule_findings(fixture, "1.37", "pod-spec-invalid", "fail") and \
+        rule_findings(fixture, None, "pod-spec-invalid", "fail")
+    assert rule_findings(fixture, "1.36", "pod-spec-invalid", "fail") == []
 
 
 LEADING_ZEROS_JOB = """apiVersion: batch/v1

@@ -266,7 +266,7 @@ MUTANTS = [
      'if spec.get("completions") is None:', "pod-spec-invalid"),  # the defaults of an Indexed Job forgotten
     ("rules/jobs.py", "if selects(selector, generated) is False:", "if True:",
      "pod-spec-invalid"),  # a selector on the generated job-name label refused
-    ("rules/volumes.py", 'as_str(item.get("key")) == ""', 'len(as_str(item.get("key")) or "ab") < 2',
+    ("rules/volume_files.py", 'as_str(item.get("key")) == ""', 'len(as_str(item.get("key")) or "ab") < 2',
      "pod-spec-invalid"),  # a one-character item key refused
     ("rules/volumes.py", 'if volume == "":', 'if volume is not None and len(volume) < 2:',
      "pod-spec-invalid"),  # a one-character volume name refused in a mount
@@ -303,6 +303,23 @@ MUTANTS = [
      "pod-spec-invalid"),  # the claim name's '-' not counted: 254 characters taken
     ("rules/volumes.py", 'if pod.obj.kind == "Pod" and pod.path == ("spec",) else None',
      'if pod.path else None', "pod-spec-invalid"),  # a template's workload name taken for its pods'
+    ("rules/volume_files.py", "if len(present) > 1:", "if len(present) > 2:",
+     "pod-spec-invalid"),  # two kinds in one projected source taken
+    ("rules/volume_files.py", "if not 3600 <= seconds <= highest:", "if not 3600 < seconds <= highest:",
+     "pod-spec-invalid"),  # a pod certificate's maxExpirationSeconds of an hour refused
+    ("rules/volume_files.py", "if not 3600 <= seconds <= highest:", "if not 3600 <= seconds < highest:",
+     "pod-spec-invalid"),  # a day (91 days) at its bound refused
+    ("rules/volume_files.py", 'host == "kubernetes.io" or host.endswith(".kubernetes.io")', 'host == "kubernetes.io"',
+     "pod-spec-invalid"),  # a signer under kubernetes.io given 91 days
+    ("rules/volume_files.py", "text = str(key).lower()", "text = str(key)",
+     "pod-spec-invalid"),  # a user annotation key with capitals refused (the server reads it in lower case)
+    ("rules/volume_files.py", "len(labels) < 2", "len(labels) < 1",
+     "pod-spec-invalid"),  # a signer's domain of one label taken
+    ("rules/volume_files.py", "if colon and \"/\" in signer:", "if False:",
+     "pod-spec-invalid"),  # a trust bundle's name not read back to its signer
+    ("rules/volume_files.py", "return []  # a service account token's path",
+     'return [(as_str(source.get("path")) or "", (kind, "path"))]  # a service account token\'s path',
+     "pod-spec-invalid"),  # a token's path compared with the items'
     ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",
      "claim-spec-invalid"),  # a snapshot without its apiGroup taken
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',

@@ -179,7 +179,10 @@ def _operator_names(graph, component) -> list:
     one source with what it needs (a secretName, a config map name, a claimName, a host path, an image reference
     and a known pull policy, an nfs server and absolute path, a csi node publish secret's name), file modes up
     to 0777 and items with a key and a path inside the volume, a downward API file with one fieldRef a volume
-    file takes or one resourceFieldRef naming its container, an ephemeral volume a claim template with labels
+    file takes or one resourceFieldRef naming its container, a projected source of one kind (from Kubernetes
+    1.37 a cluster trust bundle naming a bundle or a signer, a pod certificate with a signer, a known key
+    type, a maxExpirationSeconds from an hour to 91 days, a day for a kubernetes.io signer, and a relative
+    file path at least) and no two projected files at one path, an ephemeral volume a claim template with labels
     and annotations only and a claim's spec (in a Pod, a claim name, <pod>-<volume>, of at most 253 characters);
     a mount names a volume, and its subPath stays inside it; a raw block device (volumeDevices) names a claim or
     ephemeral volume of the pod, once, has a devicePath without '..', and is neither mounted nor at a mountPath. A
@@ -228,11 +231,14 @@ def pod_spec_invalid(model: Model):
     strict_ips, resize = model.release.kubernetes_at_least("1.36"), model.release.kubernetes_at_least("1.33")
     user_namespaces = resize  # hostUsers is kept from 1.33 too (UserNamespacesSupport)
     attributes_class = model.release.kubernetes_at_least("1.34")  # VolumeAttributesClass on by default
+    # ClusterTrustBundleProjection and PodCertificateRequest: on by default from 1.37, dropped before
+    certificates = model.release.kubernetes_at_least("1.37")
     for workload in model.workloads:
         own_restart = workload.obj.kind not in _JOB_KINDS + _ALWAYS_KINDS  # else _restart_problem's
         for path, problem in (*_restart_problem(workload), *_count_problems(workload), *job_spec_problems(workload),
                               *cronjob_spec_problems(workload), *apps_spec_problems(workload),
-                              *_selector_problems(workload), *volume_problems(workload.pod, attributes_class)):
+                              *_selector_problems(workload),
+                              *volume_problems(workload.pod, attributes_class, certificates)):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         named = [(as_str(c.raw.get("name")) or "", c) for c in workload.all_containers]
         for path, problem in (*pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces),
@@ -252,7 +258,7 @@ def pod_spec_invalid(model: Model):
             own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
             main = OPERATOR_MAIN if graph.shape == "services" else None
             # the written volumes; the operator adds its own beside them
-            for path, problem in (*volume_problems(component.pod, attributes_class),
+            for path, problem in (*volume_problems(component.pod, attributes_class, certificates),
                                   *pod_field_problems(component.pod, strict_ips, user_namespaces=user_namespaces),
                                   *template_metadata_problems(component.pod),
                                   *pod_wide_problems(component.pod, [component.main, *component.sidecars],

@@ -1,8 +1,8 @@
 """A pod's volumes and a container's mounts as the API server validates them (written from Kubernetes'
 core validation): a volume name that is a DNS label, one source per volume at most (none is an emptyDir,
 by default), the fields each common source needs (a secret's secretName, a config map's name, a claim's
-claimName, a host path without '..' and of a known type), file modes from 0 to 0777, item paths that stay
-inside the volume, an emptyDir size limit not below zero; mounts of the pod's volumes, at a mount path,
+claimName, a host path without '..' and of a known type), an emptyDir size limit not below zero (file
+modes, items and projected sources: volume_files.py); mounts of the pod's volumes, at a mount path,
 with a sub path inside the volume and a known propagation (Bidirectional for a privileged container only)."""
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from __future__ import annotations
 from dgdlint.model import PodSettings, as_list, as_map, as_str
 from dgdlint.quantity import go_quantity
 from dgdlint.rules.claims import template_claim_problems
-from dgdlint.rules.downward import VOLUME_FIELDS, field_ref_problems, resource_ref_problems
 from dgdlint.rules.syntax import (
     descending_path_problem,
     dns1123_label_problem,
     dns1123_subdomain_problem,
-    non_reserved_path_problem,
 )
+from dgdlint.rules.volume_files import items_problems, mode_problem, projected_problems
 
 HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate",
                    "Socket")
@@ -32,70 +31,10 @@ BLOCK_SOURCES = ("ephemeral", "persistentVolumeClaim")  # what a raw block devic
 _REQUIRED = {"secret": "secretName", "configMap": "name", "persistentVolumeClaim": "claimName", "hostPath": "path"}
 
 
-def _mode_problem(value: object, where: tuple, name: str, highest: int = 0o777):
-    if type(value) is int and not 0 <= value <= highest:
-        yield where + (name,), f"{name} {value} is not a file mode from 0 to {highest:#o} (write it in octal, 0644)"
-
-
-def _items_problems(source: dict, where: tuple, downward: bool = False):
-    """A secret's, config map's or (`downward`) downward API's items: paths inside the volume, file modes, and a
-    downward API file's one field or resource (downward.py)."""
-    for index, item in enumerate(as_list(source.get("items"))):
-        item, at = as_map(item), where + ("items", index)
-        if not downward and as_str(item.get("key")) == "":  # missing: the schema's to report
-            yield at + ("key",), f"has a {where[-1]} item with an empty key (the key to project is required)"
-        path = as_str(item.get("path"))
-        if path is not None:
-            problem = non_reserved_path_problem(path) if path else "is empty"
-            if problem:
-                yield at + ("path",), f"item path {path!r} {problem}"
-        if downward:
-            field, resource = isinstance(item.get("fieldRef"), dict), isinstance(item.get("resourceFieldRef"), dict)
-            if field == resource:
-                yield at, "downward API file names " + (
-                    "fieldRef and resourceFieldRef; it takes one" if field else "neither fieldRef nor resourceFieldRef")
-            else:
-                problems = field_ref_problems(item["fieldRef"], VOLUME_FIELDS, at + ("fieldRef",)) if field else \
-                    resource_ref_problems(item["resourceFieldRef"], at + ("resourceFieldRef",), volume=True)
-                for place, problem in problems:
-                    yield place, f"downward API file {path or index}: {problem}"
-        yield from _mode_problem(item.get("mode"), at, "mode")
-
-
-def _projected_problems(source: dict, where: tuple):
-    yield from _mode_problem(source.get("defaultMode"), where, "defaultMode")
-    paths: set[str] = set()
-    for index, entry in enumerate(as_list(source.get("sources"))):
-        entry, at = as_map(entry), where + ("sources", index)
-        for kind in ("secret", "configMap"):
-            if isinstance(entry.get(kind), dict):
-                if not as_str(entry[kind].get("name")):
-                    yield at + (kind,), f"projected {kind} names no {kind}"
-                yield from _items_problems(entry[kind], at + (kind,))
-        if isinstance(entry.get("downwardAPI"), dict):
-            yield from _items_problems(entry["downwardAPI"], at + ("downwardAPI",), downward=True)
-        token = entry.get("serviceAccountToken")
-        if isinstance(token, dict):
-            seconds = token.get("expirationSeconds")  # unset: 3600, by default
-            if type(seconds) is int and not 600 <= seconds <= 2**32:
-                yield at + ("serviceAccountToken", "expirationSeconds"), \
-                    f"serviceAccountToken expirationSeconds {seconds} is not between 600 (10 minutes) and 2^32"
-            path = as_str(token.get("path")) or ""
-            problem = non_reserved_path_problem(path) if path else "is required"
-            if problem:
-                yield at + ("serviceAccountToken", "path"), f"serviceAccountToken path {path!r} {problem}"
-        for kind in ("secret", "configMap", "downwardAPI"):  # two files at one path
-            for item_index, item in enumerate(as_list(as_map(entry.get(kind)).get("items"))):
-                path = as_str(as_map(item).get("path"))
-                if path and path in paths:
-                    yield at + (kind, "items", item_index, "path"), f"projects a second file at {path!r}"
-                paths.add(path or "")
-
-
-def _source_problems(kind: str, source: object, where: tuple, attributes_class: bool = True):
+def _source_problems(kind: str, source: object, where: tuple, attributes_class: bool, certificates: bool):
     source = as_map(source)
     if kind == "projected":
-        yield from _projected_problems(source, where)
+        yield from projected_problems(source, where, certificates)
     elif kind == "csi":
         driver = as_str(source.get("driver")) or ""
         problem = "is required" if not driver else ("must be no more than 63 characters" if len(driver) > 63
@@ -112,8 +51,8 @@ def _source_problems(kind: str, source: object, where: tuple, attributes_class: 
     if needed and not as_str(source.get(needed)):
         yield where, f"{kind} volume names no {needed}"
     if kind in ("secret", "configMap", "downwardAPI"):
-        yield from _mode_problem(source.get("defaultMode"), where, "defaultMode")
-        yield from _items_problems(source, where, downward=kind == "downwardAPI")
+        yield from mode_problem(source.get("defaultMode"), where, "defaultMode")
+        yield from items_problems(source, where, downward=kind == "downwardAPI")
     elif kind == "hostPath":
         path, kind_of = as_str(source.get("path")) or "", as_str(source.get("type"))
         if ".." in path.split("/"):
@@ -144,9 +83,10 @@ def _source_problems(kind: str, source: object, where: tuple, attributes_class: 
         # emptyDir.mode is behind a feature gate off by default (EmptyDirVolumeMode): the server drops it
 
 
-def volume_problems(pod: PodSettings, attributes_class: bool = True):
+def volume_problems(pod: PodSettings, attributes_class: bool = True, certificates: bool = True):
     """(path, problem) for what the API server refuses in a pod spec's volumes; `attributes_class`: an
-    ephemeral claim's volumeAttributesClassName is read (from Kubernetes 1.34)."""
+    ephemeral claim's volumeAttributesClassName is read (from Kubernetes 1.34); `certificates`: a projected
+    volume's cluster trust bundles and pod certificates are (from Kubernetes 1.37)."""
     # a Pod's own name (not a template's, whose pods are named later): an ephemeral volume's claim is named
     # <pod>-<volume>, which must be a DNS subdomain too
     pod_name = as_str(pod.obj.metadata.get("name")) if pod.obj.kind == "Pod" and pod.path == ("spec",) else None
@@ -164,7 +104,8 @@ def volume_problems(pod: PodSettings, attributes_class: bool = True):
         for extra in sources[1:]:  # none is an emptyDir: the server defaults it
             yield where + (extra,), f"volume {name or index} names a second source, {extra} beside {sources[0]}"
         if sources:
-            yield from _source_problems(sources[0], volume[sources[0]], where + (sources[0],), attributes_class)
+            yield from _source_problems(sources[0], volume[sources[0]], where + (sources[0],), attributes_class,
+                                        certificates)
 
 
 def mount_problems(raw: dict, path: tuple, volumes: dict | None, written: list | None = None):
