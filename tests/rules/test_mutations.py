@@ -320,6 +320,21 @@ MUTANTS = [
     ("rules/volume_files.py", "return []  # a service account token's path",
      'return [(as_str(source.get("path")) or "", (kind, "path"))]  # a service account token\'s path',
      "pod-spec-invalid"),  # a token's path compared with the items'
+    ("rules/windows.py", "if len(user.encode()) > USER_LONGEST:", "if len(user.encode()) >= USER_LONGEST:",
+     "security-context-invalid"),  # a user name of 104 characters refused
+    ("rules/windows.py", "if len(parts) > 2:", "if len(parts) > 3:",
+     "security-context-invalid"),  # two backslashes taken
+    ("rules/windows.py", "NETBIOS_DOMAIN.fullmatch(domain) or DNS_DOMAIN.fullmatch(domain)",
+     "DNS_DOMAIN.fullmatch(domain)", "security-context-invalid"),  # a NetBIOS domain with a space refused
+    ("rules/windows.py", '    if os_name == "linux":\n        return\n    context,',
+     '    if os_name != "windows":\n        return\n    context,',
+     "security-context-invalid"),  # a pod without os taken for a linux one
+    ("rules/windows.py", '(name != "sysctls" or as_list(value))', "True",
+     "security-context-invalid"),  # an empty list of sysctls refused
+    ("rules/windows.py", "if own is True or (own is None and pod_value is True):", "if own is True:",
+     "pod-spec-invalid"),  # a container's hostProcess inherited from the pod not counted
+    ("rules/windows.py", "        if spec.get(name) is True:", "        if spec.get(name) is not None:",
+     "pod-spec-invalid"),  # a windows pod's hostPID: false refused
     ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",
      "claim-spec-invalid"),  # a snapshot without its apiGroup taken
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',

@@ -166,7 +166,7 @@ def _os_problems(pod: PodSettings):
         yield pod.field_path("os") + ("name",), f"os name {name!r} is not one of {', '.join(OPERATING_SYSTEMS)}"
         return
     if name != "linux":
-        return  # a Windows pod's restrictions are not read: the NIM runs on Linux
+        return  # a windows pod's restrictions: windows.py
     if as_map(pod.spec.get("securityContext")).get("windowsOptions") is not None:  # null is unset
         yield pod.field_path("securityContext") + ("windowsOptions",), "windowsOptions are refused in a linux pod"
     for kind in ("containers", "initContainers"):

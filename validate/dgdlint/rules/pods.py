@@ -27,6 +27,7 @@ from dgdlint.rules.syntax import (
     port_name_problem,
 )
 from dgdlint.rules.volumes import mount_problems, volume_problems
+from dgdlint.rules.windows import windows_pod_problems
 
 _JOB_RESTART = ("OnFailure", "Never")
 _JOB_KINDS = ("Job", "CronJob")
@@ -196,7 +197,9 @@ def _operator_names(graph, component) -> list:
     qualified names; hostname
     and subdomain are DNS labels; service account, node, priority and runtime class names are DNS names;
     preemptionPolicy, restartPolicy and os.name take their known values (a linux pod sets no
-    windowsOptions); shareProcessNamespace goes without hostPID, hostUsers: false without host namespaces;
+    windowsOptions, a windows pod no hostPID or hostIPC, nor hostUsers or shareProcessNamespace at all); a
+    pod whose os is not linux with a host process container has only those, each as the pod sets it, on the
+    host network; shareProcessNamespace goes without hostPID, hostUsers: false without host namespaces;
     on the host network a hostPort is its containerPort. A container's terminationMessagePolicy is File or
     FallbackToLogsOnError, its port protocols TCP, UDP or SCTP, its resizePolicy names cpu or memory once
     each, NotRequired or RestartContainer (not in a pod that never restarts, nor in an init container that
@@ -242,6 +245,8 @@ def pod_spec_invalid(model: Model):
             yield Hit(workload.obj, path, f"{workload.label} {problem}")
         named = [(as_str(c.raw.get("name")) or "", c) for c in workload.all_containers]
         for path, problem in (*pod_field_problems(workload.pod, strict_ips, own_restart, user_namespaces),
+                              *windows_pod_problems(workload.pod, [(c.raw, c.path) for c in workload.all_containers],
+                                                    user_namespaces),
                               *template_metadata_problems(workload.pod),
                               *pod_wide_problems(workload.pod, workload.containers, workload.init_containers,
                                                  model.release, template=workload.obj.kind != "Pod"),
@@ -260,6 +265,8 @@ def pod_spec_invalid(model: Model):
             # the written volumes; the operator adds its own beside them
             for path, problem in (*volume_problems(component.pod, attributes_class, certificates),
                                   *pod_field_problems(component.pod, strict_ips, user_namespaces=user_namespaces),
+                                  *windows_pod_problems(component.pod, [(c.raw, c.path) for c in
+                                                                        component.all_containers], user_namespaces),
                                   *template_metadata_problems(component.pod),
                                   *pod_wide_problems(component.pod, [component.main, *component.sidecars],
                                                      component.init_containers, model.release, False, main),

@@ -11,6 +11,7 @@ import re
 from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.syntax import descending_path_problem
+from dgdlint.rules.windows import windows_security_problems
 from dgdlint.scalars import go_trim_space
 
 MAX_ID = 2**31 - 1
@@ -135,6 +136,7 @@ def security_problems(pod: PodSettings, containers: list[tuple[dict, tuple]], re
     host_users = pod.spec.get("hostUsers") is not False
     for container, path in containers:
         yield from _container_context_problems(container, path, host_users, recent)
+    yield from windows_security_problems(pod, containers, recent)
 
 
 def _containers(containers) -> list[tuple[dict, tuple]]:
@@ -151,12 +153,19 @@ def _containers(containers) -> list[tuple[dict, tuple]]:
     with the node (net.* with hostNetwork, IPC ones with hostIPC), whose seccomp or AppArmor
     profile has no type or an unknown one, a Localhost type without its localhostProfile (a relative path
     for seccomp) or another type with one, or whose container sets allowPrivilegeEscalation: false while
-    being privileged or adding CAP_SYS_ADMIN. A Job or Deployment is refused when applied; a
+    being privileged or adding CAP_SYS_ADMIN. In a pod whose os is not linux (none named included),
+    windowsOptions have a runAsUserName of a user, or of a NetBIOS or DNS domain and a user separated by
+    one backslash (a user of at most 104 characters, not only dots and spaces, without quotes, slashes,
+    backslashes, brackets or any of : ; | = , + * ? < > @), a gmsaCredentialSpecName that is a DNS subdomain
+    and a credential spec neither empty nor over 64 KiB; a windows pod sets none of the Linux-only settings
+    (seccomp, AppArmor and SELinux, user and group IDs, fsGroup, sysctls, capabilities, privileged,
+    allowPrivilegeEscalation, readOnlyRootFilesystem, procMount). A Job or Deployment is refused when
+    applied; a
     DynamoGraphDeployment is accepted and the pods the operator makes of it are refused.""",
     remediation="Use the runtime's default seccomp profile (type: RuntimeDefault, no localhostProfile), and "
                 "drop allowPrivilegeEscalation: false from a privileged container or the privilege.",
-    reads=("pod and container securityContext of Job, CronJob, Pod, Deployment, StatefulSet, DaemonSet, "
-           "ReplicaSet", "DynamoGraphDeployment component pod templates"),
+    reads=("pod and container securityContext (windowsOptions too) of Job, CronJob, Pod, Deployment, "
+           "StatefulSet, DaemonSet, ReplicaSet", "DynamoGraphDeployment component pod templates"),
 )
 def security_context_invalid(model: Model):
     recent = model.release.kubernetes_at_least("1.33")
