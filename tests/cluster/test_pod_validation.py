@@ -106,6 +106,11 @@ def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(pat
         pod = written["spec"].get("template", {}).get("spec", written["spec"])
         return match[2] in (None, key) and key not in ((pod.get("resources") or {}).get("requests") or {})
 
+    # a gcePersistentDisk's fields are named under `persistentDisk`, an iscsi initiatorName as `initiatorname`
+    # (the paths validateVolumeSource and validateISCSIVolumeSource give them)
+    refused = [field.replace(".persistentDisk.", ".gcePersistentDisk.").replace(".iscsi.initiatorname",
+                                                                                  ".iscsi.initiatorName")
+               for field in refused]
     # a pod's overhead, validated as a container's limits, is named under `limits`
     def overhead(key: re.Match) -> str:
         return f".overhead.{key[1]}" if re.fullmatch(r"[A-Za-z0-9_-]+", key[1]) else f".overhead[{key[1]}]"

@@ -335,6 +335,24 @@ MUTANTS = [
      "pod-spec-invalid"),  # a container's hostProcess inherited from the pod not counted
     ("rules/windows.py", "        if spec.get(name) is True:", "        if spec.get(name) is not None:",
      "pod-spec-invalid"),  # a windows pod's hostPID: false refused
+    ("rules/volume_sources.py", "    if lun is not None and not 0 <= lun <= 255:",
+     "    if lun is not None and not 0 <= lun < 255:", "pod-spec-invalid"),  # an iscsi lun of 255 refused
+    ("rules/volume_sources.py", "not 0 <= partition <= 255", "not 1 <= partition <= 255",
+     "pod-spec-invalid"),  # partition 0 refused (the server's message says 1, its check 0)
+    ("rules/volume_sources.py", "if len(joined) > 64:", "if len(joined) >= 64:",
+     "pod-spec-invalid"),  # an iscsi <volume>:<portal> of 64 characters refused
+    ("rules/volume_sources.py", "if len(tenant) > 64:", "if len(tenant) > 65:",
+     "pod-spec-invalid"),  # a Quobyte tenant of 65 characters taken
+    ("rules/volume_sources.py", 'caching = "ReadWrite" if caching is None', 'caching = "" if caching is None',
+     "pod-spec-invalid"),  # a null cachingMode not defaulted
+    ("rules/volume_sources.py", '("." + space.lower())', '("." + space)',
+     "pod-spec-invalid"),  # a flexVolume option's namespace read case-sensitively
+    ("rules/volume_sources.py", 'if pair.startswith("["):', "if False:",
+     "pod-spec-invalid"),  # an IPv6 registry host in brackets refused
+    ("rules/volume_sources.py", "elif targets and wwids:", "elif False:",
+     "pod-spec-invalid"),  # fc targets and wwids together taken
+    ("rules/volume_sources.py", "(value is None and not schema_requires and source.get(name) is None)", "False",
+     "pod-spec-invalid"),  # a missing scaleIO or storageos volumeName left to a schema that does not require it
     ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",
      "claim-spec-invalid"),  # a snapshot without its apiGroup taken
     ("rules/jobs.py", 'as_str(pattern.get("status")) or "True"', 'as_str(pattern.get("status")) or ""',

@@ -178,7 +178,10 @@ def _operator_names(graph, component) -> list:
     negative, a sleep hook lasts no longer than the pod's grace period; an init container has probes and
     hooks only as a sidecar; imagePullPolicy is Always, IfNotPresent or Never. A volume has a DNS-label name and
     one source with what it needs (a secretName, a config map name, a claimName, a host path, an image reference
-    and a known pull policy, an nfs server and absolute path, a csi node publish secret's name), file modes up
+    and a known pull policy, an nfs server and absolute path, a csi node publish secret's name; for an in-tree
+    disk or network file system the names, IDs and monitors it needs, a LUN or partition from 0 to 255, an
+    iSCSI qualified name, an Azure disk's caching mode and kind with a URI of that kind, https:// unless
+    Managed, a Quobyte registry of host:port pairs, a gitRepo directory inside the volume), file modes up
     to 0777 and items with a key and a path inside the volume, a downward API file with one fieldRef a volume
     file takes or one resourceFieldRef naming its container, a projected source of one kind (from Kubernetes
     1.37 a cluster trust bundle naming a bundle or a signer, a pod certificate with a signer, a known key

@@ -2,7 +2,8 @@
 core validation): a volume name that is a DNS label, one source per volume at most (none is an emptyDir,
 by default), the fields each common source needs (a secret's secretName, a config map's name, a claim's
 claimName, a host path without '..' and of a known type), an emptyDir size limit not below zero (file
-modes, items and projected sources: volume_files.py); mounts of the pod's volumes, at a mount path,
+modes, items and projected sources: volume_files.py; in-tree disks and network file systems:
+volume_sources.py); mounts of the pod's volumes, at a mount path,
 with a sub path inside the volume and a known propagation (Bidirectional for a privileged container only)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dgdlint.rules.syntax import (
     dns1123_subdomain_problem,
 )
 from dgdlint.rules.volume_files import items_problems, mode_problem, projected_problems
+from dgdlint.rules.volume_sources import IN_TREE, in_tree_problems
 
 HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate",
                    "Socket")
@@ -31,9 +33,12 @@ BLOCK_SOURCES = ("ephemeral", "persistentVolumeClaim")  # what a raw block devic
 _REQUIRED = {"secret": "secretName", "configMap": "name", "persistentVolumeClaim": "claimName", "hostPath": "path"}
 
 
-def _source_problems(kind: str, source: object, where: tuple, attributes_class: bool, certificates: bool):
+def _source_problems(kind: str, source: object, where: tuple, attributes_class: bool, certificates: bool,
+                     volume: str | None):
     source = as_map(source)
-    if kind == "projected":
+    if kind in IN_TREE:
+        yield from in_tree_problems(kind, source, where, volume)
+    elif kind == "projected":
         yield from projected_problems(source, where, certificates)
     elif kind == "csi":
         driver = as_str(source.get("driver")) or ""
@@ -105,7 +110,7 @@ def volume_problems(pod: PodSettings, attributes_class: bool = True, certificate
             yield where + (extra,), f"volume {name or index} names a second source, {extra} beside {sources[0]}"
         if sources:
             yield from _source_problems(sources[0], volume[sources[0]], where + (sources[0],), attributes_class,
-                                        certificates)
+                                        certificates, name)
 
 
 def mount_problems(raw: dict, path: tuple, volumes: dict | None, written: list | None = None):
