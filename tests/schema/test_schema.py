@@ -112,6 +112,26 @@ def test_every_error_is_reported_not_only_the_first(crd_schema_stage):
     assert found == {("spec.components[0].type", 9), ("spec.components[0].replicas", 10)}
 
 
+def test_each_missing_required_field_is_named_for_itself():
+    """python-jsonschema gives one error per missing field; each finding names its own (an HPA policy
+    missing both `value` and `periodSeconds` said `value` twice)."""
+    text = """\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: workers
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: workers}
+  maxReplicas: 4
+  behavior:
+    scaleUp:
+      policies:
+        - type: Pods
+"""
+    messages = sorted(f.message.split(" [")[0] for f in schema_findings(text, SchemaStage([])))
+    assert messages == ["missing required field 'periodSeconds'", "missing required field 'value'"]
+
+
 def test_v1alpha1_is_checked_against_its_own_version(crd_schema_stage):
     text = """\
 apiVersion: nvidia.com/v1alpha1

@@ -60,7 +60,8 @@ def error_findings(obj: KObject, error, rule: str, source: str) -> list[Finding]
             return out
     if validator == "required":
         missing = [key for key in expected if key not in (error.instance or {})]
-        name = missing[0] if missing else "?"
+        # one error per missing field, each naming its own in its message ("'value' is a required property")
+        name = next((key for key in missing if error.message.startswith(repr(key))), missing[0] if missing else "?")
         return [object_finding(obj, rule, "error", f"missing required field {name!r} [{source}]",
                                 f"Add {format_path(path + (name,))}.", path)]
     if validator == "type":
