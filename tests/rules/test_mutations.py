@@ -236,6 +236,10 @@ MUTANTS = [
      "storage-class-invalid"),  # an empty term taken
     ("rules/storage_class.py", "elif expressions in seen:", "elif False:",
      "storage-class-invalid"),  # a term given twice taken
+    ("rules/autoscaler_target.py", '"apps": {"DaemonSet"},', '"apps": {"DaemonSet", "StatefulSet"},',
+     "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
+    ("rules/autoscaler_target.py", 'group = api_version.split("/", 1)[0] if "/" in api_version else ""',
+     'group = api_version', "autoscaler-target-unscalable"),  # the group read with its version
     ("rules/pods.py", "OPERATOR_GRACE_SECONDS = 60", "OPERATOR_GRACE_SECONDS = 61",
      "pod-spec-invalid"),  # a DGD sleep past the operator's grace period taken
     ("rules/pods.py", "OPERATOR_EPP_GRACE_SECONDS = 130", "OPERATOR_EPP_GRACE_SECONDS = 131",

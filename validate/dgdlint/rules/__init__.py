@@ -19,6 +19,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     cache,
     gpu_fit,
     hygiene,
+    autoscaler_target,
     images,
     model_selection,
     streaming,
