@@ -162,6 +162,10 @@ MUTANTS = [
      "disruption-budget-invalid"),  # 100% refused
     ("rules/disruption.py", "if value < 0 else None", "if value <= 0 else None",
      "disruption-budget-invalid"),  # a count of 0 refused
+    ("rules/syntax.py", 'if name in (".", ".."):', 'if not name.strip("."):',
+     "object-metadata-invalid"),  # an RBAC name of three dots refused like '..'
+    ("rules/syntax.py", 'for mark in ("/", "%")', 'for mark in ("/",)',
+     "object-metadata-invalid"),  # a '%' in an RBAC name taken
     ("rules/network_policy.py", "if end < number:", "if end <= number:",
      "network-policy-invalid"),  # a range of one port refused
     ("rules/network_policy.py", "inner.prefixlen > network.prefixlen", "inner.prefixlen >= network.prefixlen",

@@ -1,20 +1,27 @@
 """Object metadata as the API server validates it for every object it stores (written from apimachinery's
 ValidateObjectMeta and the core validation's finalizer check, v1.37): a name (or generateName) that is a
-lowercase RFC 1123 subdomain, label keys and values and annotation keys of Kubernetes' syntax, annotations
-of at most 256 KiB, finalizers that are qualified names (a built-in kind's: a standard one or one with a
-domain), owner references with what they need and one controller at most, and, for custom resources
-(whose CRD schemas leave metadata to the server), maps where maps belong."""
+lowercase RFC 1123 subdomain (an RBAC role's or binding's: one URL path segment), label keys and values and
+annotation keys of Kubernetes' syntax, annotations of at most 256 KiB, finalizers that are qualified names (a
+built-in kind's: a standard one or one with a domain), owner references with what they need and one controller at
+most, and, for custom resources (whose CRD schemas leave metadata to the server), maps where maps belong."""
 
 from __future__ import annotations
 
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem, qualified_name_problem
+from dgdlint.rules.syntax import (
+    dns1123_subdomain_problem,
+    label_value_problem,
+    path_segment_name_problem,
+    qualified_name_problem,
+)
 
 # Built-in kinds whose names are RFC 1123 subdomains (others, such as RBAC roles, allow more).
 _SUBDOMAIN_KINDS = {"Pod", "Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ConfigMap",
                     "Secret", "PersistentVolumeClaim", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy",
-                    "Ingress", "HorizontalPodAutoscaler"}
+                    "Ingress", "HorizontalPodAutoscaler", "LimitRange", "ResourceQuota"}
+# RBAC roles and bindings: names (and generateNames) that are one URL path segment (rbac's ValidateRBACName).
+_PATH_SEGMENT_KINDS = {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"}
 ANNOTATIONS_LIMIT = 262_144  # bytes of keys and values together (apimachinery's TotalAnnotationSizeLimitB)
 # Finalizers a built-in kind takes without a domain (the core validation's standard ones).
 STANDARD_FINALIZERS = ("kubernetes", "orphan", "foregroundDeletion")
@@ -40,8 +47,17 @@ def _problems(obj):
         problem = dns1123_subdomain_problem(name)
         if problem:
             yield ("metadata", "name"), f"metadata.name {problem}"
+    elif isinstance(name, str) and obj.kind in _PATH_SEGMENT_KINDS:
+        problem = path_segment_name_problem(name)
+        if problem:
+            yield ("metadata", "name"), f"metadata.name {name!r} {problem}"
     if custom or obj.kind in _SUBDOMAIN_KINDS:
         yield from _generate_name_problems(as_str(generate), not name)
+    elif obj.kind in _PATH_SEGMENT_KINDS and as_str(generate):
+        # the name made of it adds letters and digits only: the prefix is checked alone, as the server does
+        problem = path_segment_name_problem(as_str(generate))
+        if problem:
+            yield ("metadata", "generateName"), f"metadata.generateName {as_str(generate)!r} {problem}"
     yield from _finalizer_problems(metadata.get("finalizers"), custom)
     yield from _owner_problems(metadata.get("ownerReferences"))
     for key in ("labels", "annotations"):
@@ -138,9 +154,10 @@ def table_problems(table: dict, key: str, at: tuple):
     name="object-metadata-invalid", code="DGD607", severity="error", family="admission",
     title="Names, labels and annotation keys are ones the API server stores",
     rationale="""The API server refuses an object without a name (or generateName), a name that is not a
-    lowercase RFC 1123 subdomain (a DynamoGraphDeployment, a Job, a claim), a label key or value or an
-    annotation key outside Kubernetes' syntax, annotations of more than 256 KiB together, a finalizer that is
-    no qualified name (in a built-in kind, one without a domain that is not kubernetes, orphan or
+    lowercase RFC 1123 subdomain (a DynamoGraphDeployment, a Job, a claim, a LimitRange, a ResourceQuota),
+    an RBAC role or binding name that is no URL path segment ('.', '..', or with '/' or '%'), a label key or
+    value or an annotation key outside Kubernetes' syntax, annotations of more than 256 KiB together, a
+    finalizer that is no qualified name (in a built-in kind, one without a domain that is not kubernetes, orphan or
     foregroundDeletion; orphan and foregroundDeletion not together), an owner reference without apiVersion,
     kind, name or uid (or naming a v1 Event), two owner references that are controllers, a generateName that
     is no name prefix or makes names it refuses, and, for a custom resource, metadata whose labels or

@@ -1,7 +1,7 @@
 """Kubernetes' name and value syntax (written from apimachinery's and the core validation's helpers): DNS
-labels and subdomains, qualified names (label and annotation keys), label values, port names and numbers,
-paths inside a volume. Each `*_problem` function says what is wrong with its value, or None when it is
-fine."""
+labels and subdomains, URL path segments, qualified names (label and annotation keys), label values, port
+names and numbers, paths inside a volume. Each `*_problem` function says what is wrong with its value, or
+None when it is fine."""
 
 from __future__ import annotations
 
@@ -18,6 +18,16 @@ def dns1123_label_problem(name: str) -> str | None:
     if not _DNS1123_LABEL_ONLY.fullmatch(name):
         return "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit"
     return None
+
+
+def path_segment_name_problem(name: str) -> str | None:
+    """apimachinery's IsPathSegmentName, the whole name check of RBAC roles and bindings (and of the role a
+    binding refers to): the name is one segment of a URL path, so it is not '.' or '..' and holds no '/' or
+    '%'. Nothing else is checked: 'a:b', upper case and any length are taken."""
+    if name in (".", ".."):
+        return f"must not be {name!r} (it is one segment of a URL path)"
+    found = [f"'{mark}'" for mark in ("/", "%") if mark in name]
+    return f"must not contain {' or '.join(found)} (it is one segment of a URL path)" if found else None
 
 
 def dns1123_subdomain_problem(name: str) -> str | None:
