@@ -198,6 +198,15 @@ MUTANTS = [
      "autoscaler-spec-invalid"),  # a ReplicationController's v1 refused
     ("rules/autoscaler.py", 'for part in ("/", "%")', 'for part in ("/",)',
      "autoscaler-spec-invalid"),  # a '%' in a metric name taken
+    ("rules/rbac.py", '"ClusterRoleBinding": ("ClusterRole",)}', '"ClusterRoleBinding": ("Role", "ClusterRole")}',
+     "rbac-spec-invalid"),  # a ClusterRoleBinding to a Role taken
+    ("rules/rbac.py", 'for key in ("apiGroups", "resources", "resourceNames")', 'for key in ("apiGroups", "resources")',
+     "rbac-spec-invalid"),  # URLs beside resourceNames alone taken
+    ("rules/rbac.py", "if not namespaced and not as_str(subject.get(\"namespace\")):",
+     "if not as_str(subject.get(\"namespace\")):", "rbac-spec-invalid"),  # a RoleBinding's ServiceAccount needs one
+    ("rules/rbac.py", "elif group and group != RBAC_GROUP:", "elif group != RBAC_GROUP:",
+     "rbac-spec-invalid"),  # a User without apiGroup (defaulted) refused
+    ("rules/rbac.py", "if namespaced:", "if False:", "rbac-spec-invalid"),  # URLs in a Role taken
     ("rules/ingress.py", '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f", "%2F")',
      '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f")', "ingress-spec-invalid"),  # %2F no longer seen
     ("rules/scheduling.py", "if type(weight) is int and not 1 <= weight <= 100:",
