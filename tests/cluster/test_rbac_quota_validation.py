@@ -30,14 +30,29 @@ def parts(path: str) -> list[str]:
     return [quoted or bracketed or plain for quoted, bracketed, plain in _PART.findall(path)]
 
 
+def _limit_copy(steps: list[str], ours: list[str]) -> bool:
+    """A LimitRange's Container defaults are copies the server made of the limit's max, default or min (the
+    v1 defaults): it names a problem of one resource in each copy, the rule once, at a written table of the
+    same resource of the same limit."""
+    return len(steps) == 5 == len(ours) and steps[:2] == ["spec", "limits"] and steps[3] in ("default",
+        "defaultRequest") and (ours[:3], ours[4]) == (steps[:3], steps[4])
+
+
 def related(theirs: str, ours: set[str]) -> bool:
     """The server names the field the rule names, or one inside or around it (a rule's whole scope list, an
-    expression of a scope selector). With no name, it also refuses the name it made of a refused
-    generateName."""
+    expression of a scope selector), or the copy its defaults made of it. It names a scope selector's
+    scopeName, operator and values without the expression's index. With no name, it also refuses the name
+    it made of a refused generateName."""
     if theirs == "metadata.name" and "metadata.generateName" in ours:
         return True
     mine = parts(theirs)
-    return any(parts(path)[:len(mine)] == mine or mine[:len(parts(path))] == parts(path) for path in ours)
+    for path in ours:
+        steps = parts(path)
+        if theirs.startswith("spec.scopeSelector.matchExpressions."):
+            steps = [step for step in steps if not step.isdigit()]
+        if steps[:len(mine)] == mine or mine[:len(steps)] == steps or _limit_copy(mine, steps):
+            return True
+    return False
 
 
 @pytest.mark.parametrize("path", OBJECTS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")

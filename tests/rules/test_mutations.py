@@ -207,6 +207,22 @@ MUTANTS = [
     ("rules/rbac.py", "elif group and group != RBAC_GROUP:", "elif group != RBAC_GROUP:",
      "rbac-spec-invalid"),  # a User without apiGroup (defaulted) refused
     ("rules/rbac.py", "if namespaced:", "if False:", "rbac-spec-invalid"),  # URLs in a Role taken
+    ("rules/quota.py", "and value[low] > value[high]:", "and value[low] >= value[high]:",
+     "quota-spec-invalid"),  # min equal to max refused
+    ("rules/quota.py", "if ratio is not None and ratio < 1:", "if ratio is not None and ratio <= 1:",
+     "quota-spec-invalid"),  # a ratio of 1 refused
+    ("rules/quota.py", "return bound if value > bound else None", "return bound if value >= bound else None",
+     "quota-spec-invalid"),  # a ratio of max/min exactly refused
+    ("rules/quota.py", "if _integer(resource) and _ceil(value, 3) % 1000:",
+     "if _integer(resource) and value % 1:", "quota-spec-invalid"),  # pods 1.9999 refused (the server rounds it up)
+    ("rules/quota.py", "return name in _OBJECT_COUNTS or _extended(name)", "return name in _OBJECT_COUNTS",
+     "quota-spec-invalid"),  # a fraction of count/jobs.batch taken
+    ("rules/quota.py", 'not name.startswith("requests.") and', "",
+     "quota-spec-invalid"),  # requests.nvidia.com/gpu counted in whole units
+    ("rules/quota.py", '    if kind == "Container":\n        for target', '    if False:\n        for target',
+     "quota-spec-invalid"),  # a Container's defaults not filled in as the server fills them
+    ("rules/quota.py", '"BestEffort": {"pods"}', '"BestEffort": {"pods", "requests.cpu"}',
+     "quota-spec-invalid"),  # BestEffort with a cpu quota taken
     ("rules/ingress.py", '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f", "%2F")',
      '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f")', "ingress-spec-invalid"),  # %2F no longer seen
     ("rules/scheduling.py", "if type(weight) is int and not 1 <= weight <= 100:",

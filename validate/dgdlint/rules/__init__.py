@@ -15,6 +15,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     autoscaler,
     storage_class,
     rbac,
+    quota,
     scheduling,
     security,
     cache,
