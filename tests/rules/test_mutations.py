@@ -52,7 +52,7 @@ MUTANTS = [
      "pod-spec-invalid"),  # an unset protocol not read as its default TCP
     ("rules/pod_containers.py", "if not template and as_str(spec.get(\"nodeName\"))",
      "if as_str(spec.get(\"nodeName\"))", "pod-spec-invalid"),  # a template's node name with scheduling gates refused
-    ("rules/pod_containers.py", "if pod_limit is not None and value is not None and value > pod_limit:",
+    ("rules/pod_resources.py", "if pod_limit is not None and value is not None and value > pod_limit:",
      "if pod_limit is not None and value is not None and value >= pod_limit:",
      "pod-spec-invalid"),  # a container limit at the pod's refused
     ("rules/pod_containers.py", "if name in used or key in used or", "if key in used or",
