@@ -1,7 +1,7 @@
-"""object-metadata-invalid against the real API server for built-in kinds: each Job, Pod or claim fixture of
-the rule is created (a server-side dry run) and refused exactly where the rule fails it, on the fields the
-rule names. (A DGD's fixtures go through the admission differential; a NetworkPolicy's and an Ingress's
-through test_network_validation.py.)"""
+"""object-metadata-invalid against the real API server for built-in kinds: each Job, Pod, claim or Service
+fixture of the rule is created (a server-side dry run) and refused exactly where the rule fails it, on the
+fields the rule names. (A DGD's fixtures go through the admission differential; a NetworkPolicy's and an
+Ingress's through test_network_validation.py.)"""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from dgdlint.engine import check_paths
 pytestmark = CLUSTER
 
 FIXTURES = sorted(p for p in (Path(__file__).parents[1] / "rules" / "object-metadata-invalid").glob("*/*.yaml")
-                  if p.name.startswith(("job-", "pod-", "claim-")))
+                  if p.name.startswith(("job-", "pod-", "claim-", "service-")))
 
 
 def related(theirs: str, ours: set[str]) -> bool:

@@ -223,6 +223,10 @@ MUTANTS = [
      "quota-spec-invalid"),  # a Container's defaults not filled in as the server fills them
     ("rules/quota.py", '"BestEffort": {"pods"}', '"BestEffort": {"pods", "requests.cpu"}',
      "quota-spec-invalid"),  # BestEffort with a cpu quota taken
+    ("rules/metadata.py", "return dns1123_label_problem if relaxed_service_names else dns1035_label_problem",
+     "return dns1035_label_problem", "object-metadata-invalid"),  # a Service name starting with a digit refused
+    ("rules/metadata.py", '_LABEL_KINDS = {"Service"}', "_LABEL_KINDS: set = set()",
+     "object-metadata-invalid"),  # a Service name read as a subdomain: dots and 64 characters taken
     ("rules/ingress.py", '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f", "%2F")',
      '_BAD_SEQUENCES = ("//", "/./", "/../", "%2f")', "ingress-spec-invalid"),  # %2F no longer seen
     ("rules/scheduling.py", "if type(weight) is int and not 1 <= weight <= 100:",
@@ -398,7 +402,7 @@ MUTANTS = [
      "object-metadata-invalid"),  # a custom resource's finalizer without a domain refused (only warned)
     ("rules/metadata.py", 'generate[:-2] + "a" if len(generate) > 1', 'generate if len(generate) > 1',
      "object-metadata-invalid"),  # a generateName's trailing '-' refused
-    ("rules/metadata.py", "elif generated and dns1123_subdomain_problem(", "elif False and dns1123_subdomain_problem(",
+    ("rules/metadata.py", "elif generated and check(", "elif False and check(",
      "object-metadata-invalid"),  # the name generated from a masked generateName not read
     ("rules/metadata.py", "if controller is not None:", "if False:",
      "object-metadata-invalid"),  # a second controller taken

@@ -1,15 +1,18 @@
 """Object metadata as the API server validates it for every object it stores (written from apimachinery's
 ValidateObjectMeta and the core validation's finalizer check, v1.37): a name (or generateName) that is a
-lowercase RFC 1123 subdomain (an RBAC role's or binding's: one URL path segment), label keys and values and
-annotation keys of Kubernetes' syntax, annotations of at most 256 KiB, finalizers that are qualified names (a
-built-in kind's: a standard one or one with a domain), owner references with what they need and one controller at
-most, and, for custom resources (whose CRD schemas leave metadata to the server), maps where maps belong."""
+lowercase RFC 1123 subdomain (an RBAC role's or binding's: one URL path segment; a Service's: a DNS label),
+label keys and values and annotation keys of Kubernetes' syntax, annotations of at most 256 KiB, finalizers
+that are qualified names (a built-in kind's: a standard one or one with a domain), owner references with what
+they need and one controller at most, and, for custom resources (whose CRD schemas leave metadata to the
+server), maps where maps belong."""
 
 from __future__ import annotations
 
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.syntax import (
+    dns1035_label_problem,
+    dns1123_label_problem,
     dns1123_subdomain_problem,
     label_value_problem,
     path_segment_name_problem,
@@ -22,6 +25,10 @@ _SUBDOMAIN_KINDS = {"Pod", "Job", "CronJob", "Deployment", "StatefulSet", "Daemo
                     "Ingress", "HorizontalPodAutoscaler", "LimitRange", "ResourceQuota"}
 # RBAC roles and bindings: names (and generateNames) that are one URL path segment (rbac's ValidateRBACName).
 _PATH_SEGMENT_KINDS = {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"}
+# Built-in kinds whose names are DNS labels: a Service's (ValidateServiceCreate: an RFC 1123 label since
+# RelaxedServiceNameValidation, on by default from Kubernetes 1.36; before, an RFC 1035 label, starting with
+# a letter).
+_LABEL_KINDS = {"Service"}
 ANNOTATIONS_LIMIT = 262_144  # bytes of keys and values together (apimachinery's TotalAnnotationSizeLimitB)
 # Finalizers a built-in kind takes without a domain (the core validation's standard ones).
 STANDARD_FINALIZERS = ("kubernetes", "orphan", "foregroundDeletion")
@@ -29,9 +36,20 @@ _GENERATED_BASE = 58  # the server keeps this much of a generateName and adds 5 
 _OWNER_FIELDS = ("apiVersion", "kind", "name", "uid")
 
 
-def _problems(obj):
+def name_check(obj, relaxed_service_names: bool = True):
+    """The function that says what is wrong with a name of `obj`'s kind as a DNS name, None for kinds whose
+    names are no DNS names (RBAC roles and bindings, read below) or that this rule leaves alone."""
+    if obj.kind in _LABEL_KINDS and obj.group == "":
+        return dns1123_label_problem if relaxed_service_names else dns1035_label_problem
+    if obj.is_custom or obj.kind in _SUBDOMAIN_KINDS:
+        return dns1123_subdomain_problem
+    return None
+
+
+def _problems(obj, relaxed_service_names: bool = True):
     metadata = obj.value.get("metadata")
     custom = obj.is_custom
+    check = name_check(obj, relaxed_service_names)
     if not isinstance(metadata, dict):
         if metadata is not None and custom:
             yield ("metadata",), "metadata must be a mapping"
@@ -43,16 +61,16 @@ def _problems(obj):
     elif name is not None and not isinstance(name, str):
         if custom:
             yield ("metadata", "name"), "metadata.name must be a string"
-    elif isinstance(name, str) and (custom or obj.kind in _SUBDOMAIN_KINDS):
-        problem = dns1123_subdomain_problem(name)
+    elif isinstance(name, str) and check:
+        problem = check(name)
         if problem:
             yield ("metadata", "name"), f"metadata.name {problem}"
     elif isinstance(name, str) and obj.kind in _PATH_SEGMENT_KINDS:
         problem = path_segment_name_problem(name)
         if problem:
             yield ("metadata", "name"), f"metadata.name {name!r} {problem}"
-    if custom or obj.kind in _SUBDOMAIN_KINDS:
-        yield from _generate_name_problems(as_str(generate), not name)
+    if check:
+        yield from _generate_name_problems(as_str(generate), not name, check)
     elif obj.kind in _PATH_SEGMENT_KINDS and as_str(generate):
         # the name made of it adds letters and digits only: the prefix is checked alone, as the server does
         problem = path_segment_name_problem(as_str(generate))
@@ -71,20 +89,21 @@ def _problems(obj):
         yield from table_problems(table, key, ("metadata", key))
 
 
-def _generate_name_problems(generate: str | None, generated: bool):
+def _generate_name_problems(generate: str | None, generated: bool, check=dns1123_subdomain_problem):
     """A generateName is read as a name's prefix (a trailing '-' masked as apimachinery masks it: its last two
     characters become one letter); with no name, the server names the object with its first 58 characters
-    and five random lowercase letters or digits, and that name must be valid too."""
+    and five random lowercase letters or digits, and that name must be valid too (`check`: the kind's name
+    check)."""
     if not generate:
         return
     masked = generate[:-2] + "a" if len(generate) > 1 and generate.endswith("-") else generate
-    problem = dns1123_subdomain_problem(masked)
+    problem = check(masked)
     if problem:
         yield ("metadata", "generateName"), f"metadata.generateName {generate!r} {problem} (a trailing '-' " \
                                             "is taken)"
-    elif generated and dns1123_subdomain_problem(generate[:_GENERATED_BASE] + "bbbbb"):
+    elif generated and check(generate[:_GENERATED_BASE] + "bbbbb"):
         yield ("metadata", "generateName"), f"metadata.generateName {generate!r} makes names the server " \
-            f"refuses: {dns1123_subdomain_problem(generate[:_GENERATED_BASE] + 'bbbbb')}"
+            f"refuses: {check(generate[:_GENERATED_BASE] + 'bbbbb')}"
 
 
 def _finalizer_problems(finalizers: object, custom: bool):
@@ -153,21 +172,23 @@ def table_problems(table: dict, key: str, at: tuple):
 @rule(
     name="object-metadata-invalid", code="DGD607", severity="error", family="admission",
     title="Names, labels and annotation keys are ones the API server stores",
-    rationale="""The API server refuses an object without a name (or generateName), a name that is not a
-    lowercase RFC 1123 subdomain (a DynamoGraphDeployment, a Job, a claim, a LimitRange, a ResourceQuota),
-    an RBAC role or binding name that is no URL path segment ('.', '..', or with '/' or '%'), a label key or
-    value or an annotation key outside Kubernetes' syntax, annotations of more than 256 KiB together, a
-    finalizer that is no qualified name (in a built-in kind, one without a domain that is not kubernetes, orphan or
-    foregroundDeletion; orphan and foregroundDeletion not together), an owner reference without apiVersion,
-    kind, name or uid (or naming a v1 Event), two owner references that are controllers, a generateName that
-    is no name prefix or makes names it refuses, and, for a custom resource, metadata whose labels or
-    annotations are not mappings. A custom resource's CRD schema does not describe its metadata, so no
-    schema check finds these.""",
+    rationale="""The API server refuses an object without a name (or generateName), a name that is not a lowercase
+    RFC 1123 subdomain (a DynamoGraphDeployment, a Job, a claim, a LimitRange, a ResourceQuota), a Service name
+    that is no DNS label (63 characters at most, no dots or upper case; starting with a letter before Kubernetes
+    1.36), an RBAC role or binding name that is no URL path segment ('.', '..', or with '/' or '%'), a label key
+    or value or an annotation key outside Kubernetes' syntax, annotations of more than 256 KiB together, a
+    finalizer that is no qualified name (in a built-in kind, one without a domain that is not kubernetes, orphan
+    or foregroundDeletion; orphan and foregroundDeletion not together), an owner reference without apiVersion,
+    kind, name or uid (or naming a v1 Event), two owner references that are controllers, a generateName that is
+    no name prefix or makes names it refuses, and, for a custom resource, metadata whose labels or annotations
+    are not mappings. A custom resource's CRD schema does not describe its metadata, so no schema check finds
+    these.""",
     remediation="Name the object in lowercase letters, digits, '-' and '.'; keep label keys and values to "
                 "letters, digits, '-', '_' and '.' (63 at most).",
     reads=("metadata of every object (name, generateName, labels, annotations, finalizers, ownerReferences)",),
 )
 def object_metadata_invalid(model: Model):
+    relaxed = model.release.kubernetes_at_least("1.36")  # RelaxedServiceNameValidation on by default
     for obj in model.objects:
-        for path, problem in _problems(obj):
+        for path, problem in _problems(obj, relaxed):
             yield Hit(obj, path, f"{obj.label}: {problem}")

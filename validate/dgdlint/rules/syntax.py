@@ -30,6 +30,11 @@ def path_segment_name_problem(name: str) -> str | None:
     return f"must not contain {' or '.join(found)} (it is one segment of a URL path)" if found else None
 
 
+def dns1035_label_problem(name: str) -> str | None:
+    """Kubernetes' IsDNS1035Label: a DNS label that starts with a letter."""
+    return dns1123_label_problem(name) or (None if name[:1].isalpha() else "must start with a lowercase letter")
+
+
 def dns1123_subdomain_problem(name: str) -> str | None:
     if len(name) > 253:
         return "must be no more than 253 characters"
