@@ -223,6 +223,33 @@ MUTANTS = [
      "quota-spec-invalid"),  # a Container's defaults not filled in as the server fills them
     ("rules/quota.py", '"BestEffort": {"pods"}', '"BestEffort": {"pods", "requests.cpu"}',
      "quota-spec-invalid"),  # BestEffort with a cpu quota taken
+    ("rules/service.py", "not 1 <= number <= 65535:", "not 1 <= number < 65535:",
+     "service-spec-invalid"),  # port 65535 refused
+    ("rules/service.py", "if low <= number <= high:", "if low < number <= high:",
+     "service-spec-invalid"),  # node port 30000, the range's first, refused
+    ("rules/service.py", "if low <= number <= high:", "if low <= number < high:",
+     "service-spec-invalid"),  # node port 32767, the range's last, refused
+    ("rules/service.py", "not 0 < timeout <= MAX_AFFINITY_SECONDS", "not 0 < timeout < MAX_AFFINITY_SECONDS",
+     "service-spec-invalid"),  # a 86400-second affinity refused
+    ("rules/service.py", "not 0 < timeout <= MAX_AFFINITY_SECONDS", "not 0 <= timeout <= MAX_AFFINITY_SECONDS",
+     "service-spec-invalid"),  # a zero affinity timeout taken
+    ("rules/service.py", "if not name and len(ports) > 1:", "if not name and len(ports) > 0:",
+     "service-spec-invalid"),  # a lone port's name required
+    ("rules/service.py", "(allocates and earlier and", "(earlier and",
+     "service-spec-invalid"),  # an ExternalName's node port, which nothing allocates, held to one port number
+    ("rules/service.py", "any(other == protocol for _number, other in earlier) or ", "",
+     "service-spec-invalid"),  # two ports of one protocol on one node port taken where nothing is allocated
+    ("rules/service.py", "if target not in (None, 0, \"\")", "if target not in (None, \"\")",
+     "service-spec-invalid"),  # targetPort 0 refused, which the defaults make the port
+    ("rules/service.py", "if protocol not in PROTOCOLS:", "if protocol.upper() not in PROTOCOLS:",
+     "service-spec-invalid"),  # protocol tcp taken
+    ("rules/service.py", '.removesuffix(".")', "", "service-spec-invalid"),  # a fully qualified externalName refused
+    ("rules/service.py", "parse_cidr(text.strip(), strict)", "parse_cidr(text, strict)",
+     "service-spec-invalid"),  # a source range with spaces around it refused
+    ("rules/service.py", 'if single == "None" and not as_map(spec.get("selector")) else', 'if single == "None" else',
+     "service-spec-invalid"),  # a headless Service with a selector taken for dual-stack by default
+    ("rules/service.py", ' or (kind == "ClusterIP" and as_list(spec.get("externalIPs")))', "",
+     "service-spec-invalid"),  # a ClusterIP Service's external IPs not counted as reachable from outside
     ("rules/metadata.py", "return dns1123_label_problem if relaxed_service_names else dns1035_label_problem",
      "return dns1035_label_problem", "object-metadata-invalid"),  # a Service name starting with a digit refused
     ("rules/metadata.py", '_LABEL_KINDS = {"Service"}', "_LABEL_KINDS: set = set()",

@@ -16,6 +16,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     storage_class,
     rbac,
     quota,
+    service,
     scheduling,
     security,
     cache,

@@ -66,3 +66,31 @@ def parse_cidr(text: str, strict: bool = True) -> tuple[ipaddress.IPv4Network | 
     if ip != network.network_address:
         return network, f"has bits set past the prefix length (the network is {network})"
     return network, None
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """The address `text` names (one is_ip_sloppy takes); an IPv4-mapped IPv6 address read as its IPv4
+    address, as Go's net.IP reads one."""
+    if ":" not in text:
+        return ipaddress.IPv4Address(".".join(str(int(octet)) for octet in text.split(".")))
+    address = ipaddress.IPv6Address(text)
+    return address.ipv4_mapped or address
+
+
+def endpoint_ip_problem(text: str) -> str | None:
+    """Kubernetes' ValidateEndpointIP for an address is_ip_sloppy takes (a Service's externalIPs): not
+    unspecified, loopback, link-local or link-local multicast (224.0.0.0/24, or IPv6 multicast of
+    link-local scope, ff02::/16 and the like)."""
+    address = _address(text)
+    if address.is_unspecified:
+        return "must not be unspecified (0.0.0.0 or ::)"
+    if address.is_loopback:
+        return "must not be a loopback address (127.0.0.0/8, ::1)"
+    if address.version == 4 and address in ipaddress.IPv4Network("169.254.0.0/16") or \
+            address.version == 6 and address in ipaddress.IPv6Network("fe80::/10"):
+        return "must not be a link-local address (169.254.0.0/16, fe80::/10)"
+    if address.version == 4 and address in ipaddress.IPv4Network("224.0.0.0/24") or \
+            address.version == 6 and address.packed[0] == 0xFF and address.packed[1] & 0x0F == 0x02:
+        return "must not be a link-local multicast address (224.0.0.0/24, or IPv6 multicast of link-local scope " \
+               "such as ff02::1)"
+    return None
