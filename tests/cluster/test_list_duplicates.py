@@ -1,6 +1,7 @@
 """Duplicates in a built-in object's list-map and set lists, on a real API server: a create (as `kubectl
-apply` and Helm 3 send it) takes some of them (two ports or pull secrets of one key, a finalizer or host alias
-twice) and keeps one entry; server-side apply (Helm 4, Flux, `kubectl apply --server-side`) refuses them all.
+apply` and Helm 3 send it) takes some of them (two container ports or pull secrets of one key, a finalizer or
+host alias twice) and keeps one entry, and refuses others (two containers of one name, two Service ports of
+one port and protocol); server-side apply (Helm 4, Flux, `kubectl apply --server-side`) refuses them all.
 dgdlint fails each with kubernetes-list-duplicate, at the second entry."""
 
 from __future__ import annotations
@@ -46,6 +47,12 @@ CASES = {  # (the Job, where dgdlint reports the second entry, whether a create 
     "containers": (_with(POD + ("containers",), [{"name": "main", "image": "busybox:1.36.1"},
                                                  {"name": "main", "image": "busybox:1.36.1"}]),
                    "spec.template.spec.containers[1]", False),
+    # A Service's ports are keyed by port and protocol (TCP when left out), in its validation as in its list
+    # keys: a create refuses the second too, so service-spec-invalid leaves them to this rule.
+    "service-ports": ({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "dup"},
+                       "spec": {"ports": [{"name": "a", "port": 8000},
+                                          {"name": "b", "port": 8000, "protocol": "TCP"}]}},
+                      "spec.ports[1]", False),
 }
 
 
