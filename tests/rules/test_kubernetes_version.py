@@ -1,8 +1,8 @@
-"""Validation the API server changed between Kubernetes releases follows --kubernetes-version: strict CIDRs
-in a NetworkPolicy (leading zeros, IPv4-mapped IPv6, bits past the prefix) are refused from 1.36, when
-StrictIPCIDRValidation became on by default; an older server only warns of them. A CIDR no version can
-parse is refused by every one; the same goes for the addresses of a pod's dnsConfig and hostAliases. A
-topology spread constraint's matchLabelKeys are merged into its selector from 1.34
+"""Validation the API server changed between Kubernetes releases follows --kubernetes-version: strict CIDRs in a
+NetworkPolicy (leading zeros, IPv4-mapped IPv6, bits past the prefix) are refused from 1.36, when
+StrictIPCIDRValidation became on by default; an older server only warns of them. A CIDR no version can parse
+is refused by every one; the same goes for the addresses of a pod's dnsConfig and hostAliases. A topology
+spread constraint's matchLabelKeys are merged into its selector from 1.34
 (MatchLabelKeysInPodTopologySpreadSelectorMerge); before, a key the selector names is refused whatever the
 pod's labels. An env var's fileKeyRef exists from 1.35 (EnvFiles): an older server drops it, leaving its
 valueFrom without a source. A container's resizePolicy and a pod's hostUsers are kept from 1.33
@@ -11,9 +11,12 @@ template's) volumeAttributesClassName is validated from 1.34 (VolumeAttributesCl
 server drops it from a claim, and leaves it unread in a template. A HorizontalPodAutoscaler may scale to zero
 from 1.37 (HPAScaleToZero on by default; before, minReplicas is at least 1), and its scaling rules' tolerance
 is validated from 1.35 (HPAConfigurableTolerance on by default; before, the server drops it unread). A
-projected volume's cluster trust bundles and pod certificates are kept from 1.37 (ClusterTrustBundleProjection,
-PodCertificateRequest on by default); an older server drops them from the pod unread, and they count as no kind
-of their source."""
+projected volume's cluster trust bundles and pod certificates are kept from 1.37
+(ClusterTrustBundleProjection, PodCertificateRequest on by default); an older server drops them from the pod
+unread, and they count as no kind of their source. A Service's name may start with a digit from 1.36
+(RelaxedServiceNameValidation), its trafficDistribution may be PreferSameZone or PreferSameNode from 1.34
+(PreferSameTrafficDistribution), and its cluster IPs, external IPs and source ranges are read strictly from
+1.36 as a NetworkPolicy's CIDRs are."""
 
 from __future__ import annotations
 
@@ -137,3 +140,24 @@ def test_an_autoscaler_s_tolerance_is_read_from_1_35():
                                               "fail")]
     assert paths("1.35") == paths(None) == ["spec.behavior.scaleDown.tolerance"]
     assert paths("1.34") == []
+
+
+def test_a_service_name_may_start_with_a_digit_from_1_36():
+    """RelaxedServiceNameValidation, on by default from 1.36: a Service name is an RFC 1123 label; before,
+    an RFC 1035 label, which starts with a letter."""
+    assert rule_findings("service-names-label.yaml", "1.35", "object-metadata-invalid")
+    assert rule_findings("service-names-label.yaml", "1.36", "object-metadata-invalid") == []
+    assert rule_findings("service-names-label.yaml", None, "object-metadata-invalid") == []
+
+
+def test_a_service_s_traffic_distribution_prefers_the_same_node_from_1_34():
+    """PreferSameTrafficDistribution, on by default from 1.34: PreferSameZone and PreferSameNode beside
+    PreferClose; before, PreferClose alone."""
+    assert rule_findings("traffic-distribution-same-node.yaml", "1.33", "service-spec-invalid")
+    assert rule_findings("traffic-distribution-same-node.yaml", "1.34", "service-spec-invalid") == []
+
+
+@pytest.mark.parametrize("name", ["cluster-ip-leading-zero.yaml", "source-range-host-bits.yaml"])
+def test_a_service_s_addresses_and_source_ranges_are_read_strictly_from_1_36(name):
+    assert rule_findings(name, "1.36", "service-spec-invalid", "fail")
+    assert rule_findings(name, "1.35", "service-spec-invalid", "fail") == []
