@@ -17,7 +17,7 @@ from dgdlint.engine import check_paths
 pytestmark = CLUSTER
 
 FIXTURES = sorted(p for p in (Path(__file__).parents[1] / "rules" / "object-metadata-invalid").glob("*/*.yaml")
-                  if p.name.startswith(("job-", "pod-", "claim-", "service-")))
+                  if p.name.startswith(("job-", "pod-", "claim-", "service-", "serviceaccount-")))
 
 
 def related(theirs: str, ours: set[str]) -> bool:

@@ -300,6 +300,10 @@ MUTANTS = [
      "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
     ("rules/autoscaler_target.py", 'group = api_version.split("/", 1)[0] if "/" in api_version else ""',
      'group = api_version', "autoscaler-target-unscalable"),  # the group read with its version
+    ("rules/coverage.py", "return bool(obj.kind) and bool(obj.api_version) and not obj.is_custom",
+     "return bool(obj.kind) and bool(obj.api_version)", "kind-validation-not-modelled"),  # a custom kind noted
+    ("rules/coverage.py", 'yield Hit(objects[0], ("kind",)', 'yield Hit(objects[-1], ("kind",)',
+     "kind-validation-not-modelled"),  # the note on the kind's last object, not its first
     ("rules/pods.py", "OPERATOR_GRACE_SECONDS = 60", "OPERATOR_GRACE_SECONDS = 61",
      "pod-spec-invalid"),  # a DGD sleep past the operator's grace period taken
     ("rules/pods.py", "OPERATOR_EPP_GRACE_SECONDS = 130", "OPERATOR_EPP_GRACE_SECONDS = 131",

@@ -17,6 +17,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     rbac,
     quota,
     service,
+    coverage,
     scheduling,
     security,
     cache,
