@@ -17,14 +17,18 @@ from dgdlint.engine import check_paths
 pytestmark = CLUSTER
 
 FIXTURES = sorted(p for p in (Path(__file__).parents[1] / "rules" / "object-metadata-invalid").glob("*/*.yaml")
-                  if p.name.startswith(("job-", "pod-", "claim-", "service-", "serviceaccount-")))
+                  if p.name.startswith(("job-", "pod-", "claim-", "service-", "serviceaccount-", "namespace-",
+                                        "priorityclass-", "storageclass-")))
 
 
 def related(theirs: str, ours: set[str]) -> bool:
     """The server names the field the rule names, or one inside or around it (an owner reference as a whole).
-    With no name, it also refuses the name it generated from a generateName the rule refuses."""
+    With no name, it also refuses the name it generated from a generateName the rule refuses; a Namespace's
+    name too long for a label is also refused in the kubernetes.io/metadata.name label the server adds."""
     if theirs == "metadata.name" and "metadata.generateName" in ours:
         return True
+    if theirs == "metadata.labels" and "metadata.name" in ours:  # a Namespace's name, copied into the
+        return True                                               # kubernetes.io/metadata.name label
     return any(theirs == path or theirs.startswith((path + ".", path + "[")) or path.startswith((theirs + ".",
                                                                                                 theirs + "["))
                for path in ours)

@@ -304,6 +304,8 @@ MUTANTS = [
      "return bool(obj.kind) and bool(obj.api_version)", "kind-validation-not-modelled"),  # a custom kind noted
     ("rules/coverage.py", 'yield Hit(objects[0], ("kind",)', 'yield Hit(objects[-1], ("kind",)',
      "kind-validation-not-modelled"),  # the note on the kind's last object, not its first
+    ("rules/metadata.py", 'if obj.kind in _NAMESPACE_KINDS and obj.group == "":', "if False:",
+     "object-metadata-invalid"),  # a Namespace's name read as a subdomain: dots taken
     ("rules/pods.py", "OPERATOR_GRACE_SECONDS = 60", "OPERATOR_GRACE_SECONDS = 61",
      "pod-spec-invalid"),  # a DGD sleep past the operator's grace period taken
     ("rules/pods.py", "OPERATOR_EPP_GRACE_SECONDS = 130", "OPERATOR_EPP_GRACE_SECONDS = 131",

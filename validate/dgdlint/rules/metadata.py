@@ -1,10 +1,10 @@
 """Object metadata as the API server validates it for every object it stores (written from apimachinery's
 ValidateObjectMeta and the core validation's finalizer check, v1.37): a name (or generateName) that is a
-lowercase RFC 1123 subdomain (an RBAC role's or binding's: one URL path segment; a Service's: a DNS label),
-label keys and values and annotation keys of Kubernetes' syntax, annotations of at most 256 KiB, finalizers
-that are qualified names (a built-in kind's: a standard one or one with a domain), owner references with what
-they need and one controller at most, and, for custom resources (whose CRD schemas leave metadata to the
-server), maps where maps belong."""
+lowercase RFC 1123 subdomain (an RBAC role's or binding's: one URL path segment; a Service's and a
+Namespace's: a DNS label), label keys and values and annotation keys of Kubernetes' syntax, annotations of at
+most 256 KiB, finalizers that are qualified names (a built-in kind's: a standard one or one with a domain),
+owner references with what they need and one controller at most, and, for custom resources (whose CRD schemas
+leave metadata to the server), maps where maps belong."""
 
 from __future__ import annotations
 
@@ -22,7 +22,10 @@ from dgdlint.rules.syntax import (
 # Built-in kinds whose names are RFC 1123 subdomains (others, such as RBAC roles, allow more).
 _SUBDOMAIN_KINDS = {"Pod", "Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ConfigMap",
                     "Secret", "PersistentVolumeClaim", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy",
-                    "Ingress", "HorizontalPodAutoscaler", "LimitRange", "ResourceQuota"}
+                    "Ingress", "HorizontalPodAutoscaler", "LimitRange", "ResourceQuota", "PriorityClass",
+                    "StorageClass", "RuntimeClass", "IngressClass", "PersistentVolume"}
+# Built-in kinds whose names are RFC 1123 labels in every release: a Namespace's (ValidateNamespaceName).
+_NAMESPACE_KINDS = {"Namespace"}
 # RBAC roles and bindings: names (and generateNames) that are one URL path segment (rbac's ValidateRBACName).
 _PATH_SEGMENT_KINDS = {"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"}
 # Built-in kinds whose names are DNS labels: a Service's (ValidateServiceCreate: an RFC 1123 label since
@@ -41,6 +44,8 @@ def name_check(obj, relaxed_service_names: bool = True):
     names are no DNS names (RBAC roles and bindings, read below) or that this rule leaves alone."""
     if obj.kind in _LABEL_KINDS and obj.group == "":
         return dns1123_label_problem if relaxed_service_names else dns1035_label_problem
+    if obj.kind in _NAMESPACE_KINDS and obj.group == "":
+        return dns1123_label_problem
     if obj.is_custom or obj.kind in _SUBDOMAIN_KINDS:
         return dns1123_subdomain_problem
     return None
