@@ -306,6 +306,9 @@ MUTANTS = [
      "kind-validation-not-modelled"),  # the note on the kind's last object, not its first
     ("rules/metadata.py", 'if obj.kind in _NAMESPACE_KINDS and obj.group == "":', "if False:",
      "object-metadata-invalid"),  # a Namespace's name read as a subdomain: dots taken
+    ("rules/hygiene.py", 'key = (group, obj.kind, obj.namespace if scoped else "", obj.name)',
+     "key = (group, obj.kind, obj.namespace, obj.name)",
+     "duplicate-object"),  # a namespace written on a cluster-wide object taken for another object
     ("rules/pods.py", "OPERATOR_GRACE_SECONDS = 60", "OPERATOR_GRACE_SECONDS = 61",
      "pod-spec-invalid"),  # a DGD sleep past the operator's grace period taken
     ("rules/pods.py", "OPERATOR_EPP_GRACE_SECONDS = 130", "OPERATOR_EPP_GRACE_SECONDS = 131",

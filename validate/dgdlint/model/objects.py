@@ -25,6 +25,25 @@ WORKLOAD_POD_SPEC = {
 }
 
 
+# Kubernetes' own kinds that live outside namespaces, by API group: a namespace written on one is ignored.
+CLUSTER_SCOPED = {
+    "": {"Namespace", "Node", "PersistentVolume"},
+    "rbac.authorization.k8s.io": {"ClusterRole", "ClusterRoleBinding"},
+    "scheduling.k8s.io": {"PriorityClass"},
+    "storage.k8s.io": {"StorageClass", "CSIDriver", "CSINode", "VolumeAttachment", "VolumeAttributesClass"},
+    "node.k8s.io": {"RuntimeClass"},
+    "networking.k8s.io": {"IngressClass", "IPAddress", "ServiceCIDR"},
+    "apiextensions.k8s.io": {"CustomResourceDefinition"},
+    "admissionregistration.k8s.io": {"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration",
+                                     "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+                                     "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding"},
+    "apiregistration.k8s.io": {"APIService"},
+    "certificates.k8s.io": {"CertificateSigningRequest", "ClusterTrustBundle"},
+    "flowcontrol.apiserver.k8s.io": {"FlowSchema", "PriorityLevelConfiguration"},
+    "resource.k8s.io": {"DeviceClass", "ResourceSlice"},
+}
+
+
 def as_map(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
@@ -88,6 +107,11 @@ class KObject:
     @cached_property
     def namespace(self) -> str:
         return as_str(self.metadata.get("namespace")) or self.default_namespace
+
+    @property
+    def cluster_scoped(self) -> bool:
+        """One of Kubernetes' kinds that live outside namespaces (a custom kind's scope is its CRD's: False)."""
+        return self.kind in CLUSTER_SCOPED.get(self.group, ())
 
     @property
     def annotations(self) -> dict:

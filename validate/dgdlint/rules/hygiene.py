@@ -184,7 +184,8 @@ def nim_proxy_port_conflict(model: Model):
     name="duplicate-object", code="DGD506", severity="error", family="hygiene",
     title="One object per kind, namespace and name in one set",
     rationale="""All inputs of one run are one apply: two objects with the same kind, namespace and name
-    replace each other. NVIDIA's regular and streaming references both define `cosmos3-reasoner`;
+    replace each other (a cluster-wide kind, such as a PriorityClass, has no namespace: one written on it is
+    ignored). NVIDIA's regular and streaming references both define `cosmos3-reasoner`;
     applying both leaves only the last, and its pods replace the first's.""",
     remediation="Rename one object, or apply only one of the two (regular or streaming).",
     reads=("*",),
@@ -196,11 +197,13 @@ def duplicate_object(model: Model):
         if not isinstance(name, str) or not name:  # generateName objects get distinct names at create
             continue
         group = obj.group
-        key = (group, obj.kind, obj.namespace, obj.name)
+        scoped = not obj.cluster_scoped  # a namespace written on a cluster-wide object is ignored
+        key = (group, obj.kind, obj.namespace if scoped else "", obj.name)
         if key in first:
             other = first[key]
+            named = f"{obj.namespace}/{obj.name}" if scoped else obj.name
             yield Hit(obj, ("metadata", "name"),
-                      f"{obj.kind} {obj.namespace}/{obj.name} is defined again (first in {other.file}); one "
+                      f"{obj.kind} {named} is defined again (first in {other.file}); one "
                       "replaces the other when applied together",
                       related=[other.location(("metadata", "name"), "first definition")])
         else:
