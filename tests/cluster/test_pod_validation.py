@@ -72,7 +72,8 @@ BUILT_IN_WORKLOADS = [p for p in WORKLOADS if not p.name.startswith("dgd-")]
 def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(path, control_plane, namespace):
     """Each Job or Deployment fixture of pod-spec-invalid is created (a server-side dry run): refused exactly
     where the rule fails it, on the field the rule names."""
-    refused = refused_fields(control_plane, namespace, yaml.safe_load(path.read_text(encoding="utf-8")))
+    written = yaml.safe_load(path.read_text(encoding="utf-8"))
+    refused = refused_fields(control_plane, namespace, written)
     ours = [f for f in check_paths([str(path)]).findings if f.rule == "pod-spec-invalid"]
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     # each field the server names is one the rule names, inside one (a missing restartPolicy: at the spec),
@@ -96,7 +97,6 @@ def test_the_api_server_refuses_exactly_the_workloads_pod_spec_invalid_fails(pat
     # (none written), or the whole requests map it defaulted, named by the rule at that limit
     refused = [re.sub(r"\.resources\.(requests|limits)\[([A-Za-z0-9_-]+)\]$", r".resources.\1.\2", field)
                for field in refused]
-    written = yaml.safe_load(path.read_text(encoding="utf-8"))
 
     def defaulted_request(field: str, path: str) -> bool:
         match = re.fullmatch(r"(.*\.resources)\.requests(?:\.([A-Za-z0-9_-]+))?", field)

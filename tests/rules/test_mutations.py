@@ -298,8 +298,8 @@ MUTANTS = [
      "storage-class-invalid"),  # a term given twice taken
     ("rules/autoscaler_target.py", '"apps": {"DaemonSet"},', '"apps": {"DaemonSet", "StatefulSet"},',
      "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
-    ("rules/autoscaler_target.py", 'group = api_version.split("/", 1)[0] if "/" in api_version else ""',
-     'group = api_version', "autoscaler-target-unscalable"),  # the group read with its version
+    ("rules/autoscaler_target.py", 'api_group(as_str(target.get("apiVersion")) or "")',
+     'as_str(target.get("apiVersion")) or ""', "autoscaler-target-unscalable"),  # the group read with its version
     ("rules/coverage.py", "return bool(obj.kind) and bool(obj.api_version) and not obj.is_custom",
      "return bool(obj.kind) and bool(obj.api_version)", "kind-validation-not-modelled"),  # a custom kind noted
     ("rules/coverage.py", 'yield Hit(objects[0], ("kind",)', 'yield Hit(objects[-1], ("kind",)',

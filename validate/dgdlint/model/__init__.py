@@ -18,6 +18,7 @@ from dgdlint.model.objects import (
     EnvVar,
     KObject,
     Mount,
+    api_group,
     as_list,
     as_map,
     as_str,
@@ -29,6 +30,6 @@ from dgdlint.model.objects import (
 
 __all__ = [
     "Component", "Container", "DEFAULT_GPU_RESOURCE", "DGD_KIND", "DYNAMO_GROUP", "EnvVar", "Graph", "KObject",
-    "Model", "Mount", "PodSettings", "Pvc", "WORKLOAD_POD_SPEC", "Workload", "as_list", "as_map", "as_str",
+    "Model", "Mount", "PodSettings", "Pvc", "WORKLOAD_POD_SPEC", "Workload", "api_group", "as_list", "as_map", "as_str",
     "build_model", "canonical_json", "is_gpu_resource", "parse_count", "walk"
 ]

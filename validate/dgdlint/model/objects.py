@@ -44,6 +44,11 @@ CLUSTER_SCOPED = {
 }
 
 
+def api_group(api_version: str) -> str:
+    """The group of an apiVersion: `apps` of apps/v1, "" of v1 (the core group)."""
+    return api_version.split("/", 1)[0] if "/" in api_version else ""
+
+
 def as_map(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
@@ -84,7 +89,7 @@ class KObject:
 
     @cached_property
     def group(self) -> str:
-        return self.api_version.split("/", 1)[0] if "/" in self.api_version else ""
+        return api_group(self.api_version)
 
     @cached_property
     def version(self) -> str:

@@ -9,7 +9,7 @@ DynamoComponentDeployment a status subresource and no scale). Other custom kinds
 
 from __future__ import annotations
 
-from dgdlint.model import DYNAMO_GROUP, Model, as_map, as_str
+from dgdlint.model import DYNAMO_GROUP, Model, api_group, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 
 SCALING_ADAPTER = "DynamoGraphDeploymentScalingAdapter"
@@ -42,8 +42,7 @@ def autoscaler_target_unscalable(model: Model):
         if obj.kind != "HorizontalPodAutoscaler" or obj.group != "autoscaling":
             continue
         target = as_map(as_map(obj.value.get("spec")).get("scaleTargetRef"))
-        kind, api_version = as_str(target.get("kind")), as_str(target.get("apiVersion")) or ""
-        group = api_version.split("/", 1)[0] if "/" in api_version else ""
+        kind, group = as_str(target.get("kind")), api_group(as_str(target.get("apiVersion")) or "")
         if kind is None or kind not in UNSCALABLE.get(group, ()):
             continue
         advice = f"scale its components through their {SCALING_ADAPTER}s" if group == DYNAMO_GROUP else \
