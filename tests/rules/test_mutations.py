@@ -296,6 +296,22 @@ MUTANTS = [
      "storage-class-invalid"),  # an empty term taken
     ("rules/storage_class.py", "elif expressions in seen:", "elif False:",
      "storage-class-invalid"),  # a term given twice taken
+    ("rules/claim_binding.py", "whole_bytes=named)", "whole_bytes=True)",
+     "claim-volume-mismatch"),  # a reserved volume compared in whole bytes
+    ("rules/claim_binding.py", "whole_bytes=named)", "whole_bytes=False)",
+     "claim-volume-mismatch"),  # a named volume compared to the fraction of a byte
+    ("rules/claim_binding.py", "if wanted is not UNSET and wanted != held:", "if wanted != held:",
+     "claim-volume-default-class"),  # an unset class read as none
+    ("rules/claim_binding.py", 'return as_str(spec.get("volumeMode")) or "Filesystem"',
+     'return as_str(spec.get("volumeMode")) or ""', "claim-volume-mismatch"),  # an unset mode not Filesystem
+    ("rules/claim_binding.py", "continue  # reserved for this claim", "pass  # reserved for this claim",
+     "claim-volume-mismatch"),  # volumes that name each other checked
+    ("rules/claim_binding.py", "(not uid or uid == as_str(", "(True or uid == as_str(",
+     "claim-volume-mismatch"),  # a claimRef's uid ignored
+    ("rules/claim_binding.py", "if defaults and (held not in defaults or len(defaults) == 1):",
+     "if defaults:", "claim-volume-default-class"),  # two default classes taken as known
+    ("rules/claim_binding.py", "if mode and mode not in offered]", "if False]",
+     "claim-volume-mismatch"),  # access modes not compared
     ("rules/autoscaler_target.py", '"apps": {"DaemonSet"},', '"apps": {"DaemonSet", "StatefulSet"},',
      "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
     ("rules/autoscaler_target.py", 'api_group(as_str(target.get("apiVersion")) or "")',

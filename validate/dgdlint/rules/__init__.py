@@ -21,6 +21,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     scheduling,
     security,
     cache,
+    claim_binding,
     gpu_fit,
     hygiene,
     autoscaler_target,

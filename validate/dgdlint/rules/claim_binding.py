@@ -1,0 +1,269 @@
+"""Claims and the PersistentVolumes written for them, bound as Kubernetes' volume controller binds them.
+
+The API server takes a claim and a volume that can never bind; the controller (kube-controller-manager's
+persistent volume controller, 1.37) then leaves the claim Pending and every pod that mounts it unscheduled.
+Read from its binding code: a claim that names its volume (`spec.volumeName`) binds to it at once when the
+volume's claimRef names the claim; to a volume without a claimRef only when the volume is large enough,
+of the claim's storage class, volume mode and volume attributes class, and offers every access mode the
+claim asks for; never to a volume reserved for another claim. A volume reserved for a claim (`claimRef`)
+that does not name it is matched to that claim only when large enough and of its volume mode and attributes
+class, and never when the claimRef has no namespace. A claim that writes no storage class is given the
+cluster's default class when it is created (the DefaultStorageClass admission plugin), which the volume's
+class must then equal."""
+
+from __future__ import annotations
+
+from decimal import ROUND_CEILING
+
+from dgdlint.model import KObject, Model, as_list, as_map, as_str
+from dgdlint.quantity import go_quantity
+from dgdlint.rules.registry import Hit, rule
+
+BETA_CLASS = "volume.beta.kubernetes.io/storage-class"  # read before spec.storageClassName, on both kinds
+DEFAULT_CLASS = ("storageclass.kubernetes.io/is-default-class", "storageclass.beta.kubernetes.io/is-default-class")
+UNSET = None  # a claim that names no storage class: the cluster's default is written into it on create
+
+
+def claim_class(claim: KObject) -> str | None:
+    """The class a claim asks for as written: its beta annotation, else spec.storageClassName (None: neither,
+    so the DefaultStorageClass plugin sets the cluster's default when one is marked)."""
+    if BETA_CLASS in claim.annotations:
+        return as_str(claim.annotations[BETA_CLASS]) or ""
+    spec = as_map(claim.value.get("spec"))
+    if "storageClassName" in spec and spec["storageClassName"] is not None:
+        return as_str(spec["storageClassName"]) or ""
+    return UNSET
+
+
+def volume_class(volume: KObject) -> str:
+    if BETA_CLASS in volume.annotations:
+        return as_str(volume.annotations[BETA_CLASS]) or ""
+    return as_str(as_map(volume.value.get("spec")).get("storageClassName")) or ""
+
+
+def default_classes(model: Model) -> list[str]:
+    """The StorageClasses of the set marked as the default (the plugin takes the newest of several)."""
+    return sorted(obj.name for obj in model.objects
+                  if obj.kind == "StorageClass" and obj.group == "storage.k8s.io"
+                  and any(obj.annotations.get(key) == "true" for key in DEFAULT_CLASS))
+
+
+def _mode(spec: dict) -> str:
+    return as_str(spec.get("volumeMode")) or "Filesystem"  # the controller reads an unset mode as Filesystem
+
+
+def _attributes_class(spec: dict) -> str:
+    return as_str(spec.get("volumeAttributesClassName")) or ""
+
+
+def _claim_ref(volume: KObject) -> dict | None:
+    ref = as_map(volume.value.get("spec")).get("claimRef")
+    return ref if isinstance(ref, dict) else None
+
+
+def _names(ref: dict, claim: KObject) -> bool:
+    """Whether a claimRef names the claim: its name and namespace, and its uid when it gives one."""
+    uid = as_str(ref.get("uid"))
+    return (as_str(ref.get("name")) or "") == claim.name and (as_str(ref.get("namespace")) or "") == claim.namespace \
+        and (not uid or uid == as_str(claim.metadata.get("uid")))
+
+
+def _size_problem(claim_spec: dict, volume_spec: dict, whole_bytes: bool) -> str | None:
+    """The volume holds less than the claim requests. Naming a volume, the controller compares whole bytes
+    (a quantity's value rounded up); matching a reserved one, the exact quantities."""
+    requested = go_quantity(as_map(as_map(claim_spec.get("resources")).get("requests")).get("storage"))
+    held = go_quantity(as_map(volume_spec.get("capacity")).get("storage"))
+    if requested is None or held is None or not requested.is_finite() or not held.is_finite():
+        return None  # claim-spec-invalid and the volume's own checks say what is wrong with them
+    if whole_bytes:
+        requested, held = (value.to_integral_value(rounding=ROUND_CEILING) for value in (requested, held))
+    if held < requested:
+        return (f"the claim requests {_text(claim_spec, 'requests')} of storage and the volume holds "
+                f"{_text(volume_spec, 'capacity')}")
+    return None
+
+
+def _text(spec: dict, where: str) -> str:
+    values = as_map(as_map(spec.get("resources")).get("requests")) if where == "requests" else \
+        as_map(spec.get("capacity"))
+    return str(values.get("storage"))
+
+
+def _fit_problems(claim: KObject, volume: KObject, attributes_class: bool, named: bool):
+    """(field, problem) for what keeps the controller from binding the two, the field's name being the same in
+    a claim's and a volume's spec; `named`: the claim names the volume (every check of the controller), else
+    the volume is reserved for the claim (size, volume mode and attributes class only)."""
+    claim_spec, volume_spec = as_map(claim.value.get("spec")), as_map(volume.value.get("spec"))
+    size = _size_problem(claim_spec, volume_spec, whole_bytes=named)
+    if size:
+        yield "storage", size
+    if named:
+        wanted, held = claim_class(claim), volume_class(volume)
+        if wanted is not UNSET and wanted != held:  # UNSET: the cluster's default decides (see the rules)
+            yield "storageClassName", f"the claim asks for storage class {_named(wanted)} and the volume has " \
+                                      f"{_named(held)}"
+    wanted_attributes, held_attributes = _attributes_class(claim_spec), _attributes_class(volume_spec)
+    if attributes_class and wanted_attributes != held_attributes:
+        yield "volumeAttributesClassName", f"the claim asks for volume attributes class {_named(wanted_attributes)} " \
+                                           f"and the volume has {_named(held_attributes)}"
+    elif not attributes_class and (wanted_attributes or held_attributes):
+        yield "volumeAttributesClassName", "a volume attributes class is written, and before Kubernetes 1.34 the " \
+                                           "controller binds no claim or volume that has one"
+    if _mode(claim_spec) != _mode(volume_spec):
+        yield "volumeMode", f"the claim asks for volume mode {_mode(claim_spec)} and the volume is {_mode(volume_spec)}"
+    if named:
+        offered = {as_str(mode) for mode in as_list(volume_spec.get("accessModes"))}
+        asked = (as_str(mode) for mode in as_list(claim_spec.get("accessModes")))
+        missing = [mode for mode in asked if mode and mode not in offered]
+        if missing:
+            yield "accessModes", f"the claim asks for access mode {', '.join(missing)}, which the volume does not offer"
+
+
+_CLAIM_FIELD = {"storage": ("spec", "resources", "requests", "storage")}
+_VOLUME_FIELD = {"storage": ("spec", "capacity", "storage")}
+
+
+def _claim_path(claim: KObject, field: str) -> tuple:
+    if field == "storageClassName" and BETA_CLASS in claim.annotations:
+        return ("metadata", "annotations", BETA_CLASS)
+    return _CLAIM_FIELD.get(field, ("spec", field))
+
+
+def _volume_path(volume: KObject, field: str) -> tuple:
+    if field == "storageClassName" and BETA_CLASS in volume.annotations:
+        return ("metadata", "annotations", BETA_CLASS)
+    return _VOLUME_FIELD.get(field, ("spec", field))
+
+
+def _volumes(model: Model) -> dict[str, KObject]:
+    return model.memo("persistent-volumes", lambda: {
+        obj.name: obj for obj in reversed(model.objects) if obj.kind == "PersistentVolume" and obj.group == ""})
+
+
+def _claims(model: Model) -> dict[tuple[str, str], KObject]:
+    return model.memo("claim-objects", lambda: {
+        (pvc.namespace, pvc.name): pvc.obj for pvc in reversed(model.pvcs) if pvc.path == ()})
+
+
+def _named_volume(claim: KObject, volumes: dict) -> KObject | None:
+    name = as_str(as_map(claim.value.get("spec")).get("volumeName"))
+    return volumes.get(name) if name else None
+
+def _named(name: str) -> str:
+    return repr(name) if name else "none"
+
+
+def _ref_text(ref: dict) -> str:
+    return f"{as_str(ref.get('namespace')) or '(no namespace)'}/{as_str(ref.get('name')) or '(no name)'}"
+
+
+@rule(
+    name="claim-volume-mismatch", code="DGD407", severity="error", family="cache",
+    title="Claims and the volumes written for them can bind",
+    rationale="""A model cache is often a PersistentVolume written beside its claim (an NFS export, a CSI
+    volume), tied to it by the claim's volumeName or the volume's claimRef. The API server takes both
+    whatever they say; Kubernetes' volume controller then binds them only when they agree, and otherwise
+    leaves the claim Pending, so the download Job and the workers never start. It does not bind a claim
+    to a volume reserved for another claim, nor to one that holds less storage than the claim requests, is of
+    another storage class (a claim that names none is given the default class marked in the set), volume
+    mode or volume attributes class, or lacks an access mode the claim asks for. A volume reserved for a
+    claim by claimRef is used for it only when large enough and of its volume mode and attributes class,
+    and never when the claimRef names no namespace (claims live in one) or a uid other than the claim's.
+    When each names the other, the controller binds them without these checks.""",
+    remediation="Write the claim and its volume to agree: the same storage class (storageClassName: \"\" on "
+                "both for a volume without one), a capacity at least the request, the access modes the claim "
+                "asks for, and a claimRef with the claim's name and namespace.",
+    reads=("PersistentVolumeClaim", "PersistentVolume", "StorageClass (default-class annotation)"),
+)
+def claim_volume_mismatch(model: Model):
+    volumes = _volumes(model)
+    if not volumes:
+        return
+    attributes_class = model.release.kubernetes_at_least("1.34")  # VolumeAttributesClass on by default
+    defaults = default_classes(model)
+    named_by: dict[str, KObject] = {}
+    for claim in _claims(model).values():
+        volume = _named_volume(claim, volumes)
+        if volume is None:
+            continue
+        named_by[volume.name] = claim
+        ref = _claim_ref(volume)
+        what = f"{claim.label} can never bind to PersistentVolume {volume.name}, which it names"
+        if ref is not None:
+            if not _names(ref, claim):
+                yield Hit(claim, ("spec", "volumeName"), f"{what}: the volume is reserved for claim {_ref_text(ref)}"
+                          f"{' (uid ' + str(ref.get('uid')) + ')' if ref.get('uid') else ''} by its claimRef",
+                          related=[volume.location(("spec", "claimRef"), "the volume's claimRef")])
+            continue  # reserved for this claim: bound as written, with no other check
+        for field, problem in _fit_problems(claim, volume, attributes_class, named=True):
+            yield Hit(claim, _claim_path(claim, field), f"{what}: {problem}",
+                      related=[volume.location(_volume_path(volume, field), f"{volume.label}'s {field}")])
+        held = volume_class(volume)
+        if claim_class(claim) is UNSET and defaults and held not in defaults:
+            yield Hit(claim, ("spec",), f"{what}: the claim names no storage class, so the default class "
+                      f"{defaults[0] if len(defaults) == 1 else ' or '.join(defaults)} marked in this set is "
+                      f"written into it when it is created, and the volume has {_named(held)}",
+                      related=[volume.location(_volume_path(volume, "storageClassName"), f"{volume.label}'s class")])
+    yield from _reserved_volumes(model, volumes, named_by, attributes_class)
+
+
+def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_class: bool):
+    claims = _claims(model)
+    for volume in volumes.values():
+        ref = _claim_ref(volume)
+        if ref is None or not as_str(ref.get("name")):
+            continue
+        where = ("spec", "claimRef")
+        if not as_str(ref.get("namespace")):
+            yield Hit(volume, where, f"{volume.label} is reserved for claim {ref.get('name')!s} but its claimRef "
+                      "names no namespace: a claim lives in a namespace, so no claim ever binds to it and no other "
+                      "claim can have it")
+            continue
+        claim = claims.get((as_str(ref.get("namespace")), as_str(ref.get("name"))))
+        if claim is None or named_by.get(volume.name) is claim:
+            continue  # a claim outside the set, or one that names this volume (read above)
+        what = f"{volume.label} is reserved for {claim.label} by its claimRef but is never bound to it"
+        other = _named_volume(claim, volumes) or as_str(as_map(claim.value.get("spec")).get("volumeName"))
+        if other:
+            name = other.name if isinstance(other, KObject) else other
+            yield Hit(volume, where, f"{what}: the claim names PersistentVolume {name}",
+                      related=[claim.location(("spec", "volumeName"), f"{claim.label}'s volumeName")])
+        elif not _names(ref, claim):
+            yield Hit(volume, where + ("uid",), f"{what}: the claimRef's uid {ref.get('uid')!s} is not the claim's",
+                      related=[claim.location(("metadata",), claim.label)])
+        else:
+            for field, problem in _fit_problems(claim, volume, attributes_class, named=False):
+                yield Hit(volume, where, f"{what}: {problem}",
+                          related=[claim.location(_claim_path(claim, field), f"{claim.label}'s {field}")])
+
+
+@rule(
+    name="claim-volume-default-class", code="DGD408", severity="warning", family="cache",
+    title="A claim that names its volume names its storage class too",
+    rationale="""A claim that writes no storage class is given the cluster's default class when it is
+    created (the DefaultStorageClass admission plugin, on by default), and Kubernetes' volume controller
+    binds it to the volume its volumeName names only when the volume is of that class. So a claim without
+    a class, tied to a volume without one, binds only on a cluster that has no default class, and stays
+    Pending on most clusters, which have one. When the set marks its own default class the outcome is
+    known and claim-volume-mismatch says so; this warning is for the cluster's own default.""",
+    remediation="Write the volume's class on the claim: storageClassName: \"\" for a volume without a class.",
+    reads=("PersistentVolumeClaim", "PersistentVolume", "StorageClass (default-class annotation)"),
+)
+def claim_volume_default_class(model: Model):
+    volumes = _volumes(model)
+    if not volumes:
+        return
+    defaults = default_classes(model)
+    for claim in _claims(model).values():
+        volume = _named_volume(claim, volumes)
+        if volume is None or _claim_ref(volume) is not None or claim_class(claim) is not UNSET:
+            continue
+        held = volume_class(volume)
+        if defaults and (held not in defaults or len(defaults) == 1):
+            continue  # known: a mismatch is claim-volume-mismatch's, a match binds
+        when = "only if the cluster has no default storage class" if not held else \
+            f"only if the cluster's default storage class is {held!r}"
+        yield Hit(claim, ("spec",), f"{claim.label} names PersistentVolume {volume.name} and no storage class: it is "
+                  f"given the cluster's default class when created, and binds {when}"
+                  f"{' (the volume has none)' if not held else ''}",
+                  related=[volume.location(_volume_path(volume, "storageClassName"), f"{volume.label}'s class")])
