@@ -219,3 +219,17 @@ def test_capability_names_in_capitals_are_written_in_lower_case_and_video_added_
     assert code == 0, err
     assert "value: compute,utility,video\n" in target.read_text()
     assert "COMPUTE,UTILITY,VIDEO" not in target.read_text()
+
+
+CLAIM = RULES / "claim-volume-default-class" / "fail" / "no-class-anywhere.yaml"
+
+
+def test_a_claim_gets_its_volume_s_class_before_its_volume_name_with_the_comments_kept(capsys, tmp_path):
+    target = tmp_path / "claim.yaml"
+    text = CLAIM.read_text().replace("  volumeName: model-cache-nfs\n",
+                                     "  # the NFS export\n  volumeName: model-cache-nfs  # written by hand\n")
+    target.write_text(text)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and 'storageClassName "" (PersistentVolume model-cache-nfs has no class)' in err
+    expected = text.replace("  # the NFS export\n", '  storageClassName: ""\n  # the NFS export\n')
+    assert target.read_text() == expected

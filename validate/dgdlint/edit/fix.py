@@ -41,6 +41,19 @@ class AddFlag:
 
 
 @dataclass
+class SetField:
+    """Write `key: value` into the mapping at `path` of an object, before `before` when that key is there."""
+
+    rule: str
+    obj: KObject
+    path: tuple
+    key: str
+    value: str
+    why: str
+    before: str = ""
+
+
+@dataclass
 class Ambiguous:
     rule: str
     obj: KObject
@@ -82,6 +95,9 @@ def _line(plan) -> int:
     return plan.obj.position(path)[0]
 
 
+_APPLY = {}  # plan type -> how it is applied (filled below)
+
+
 def apply(files: dict[str, EditableFile], plans: list) -> list[Note]:
     notes: list[Note] = []
     for plan in plans:
@@ -93,7 +109,7 @@ def apply(files: dict[str, EditableFile], plans: list) -> list[Note]:
         if document.refusal is not None:  # what it holds cannot be kept: refused when written, at its line
             document.changed = True
             continue
-        done = _set_env(document, plan) if isinstance(plan, SetEnv) else _add_flag(document, plan)
+        done = _APPLY[type(plan)](document, plan)
         if isinstance(done, str):
             notes.append(Note(plan.obj.file, _line(plan), "warning", "fix-ambiguous", f"{done} [{plan.rule}]"))
         else:
@@ -150,3 +166,20 @@ def _add_flag(document: EditableDocument, plan: AddFlag) -> bool | str:
     text = word[:end] + " " + plan.flag + word[end:]
     holder[index] = type(old)(text) if isinstance(old, str) and type(old) is not str else text
     return True
+
+
+def _set_field(document: EditableDocument, plan: SetField) -> bool | str:
+    holder = _node(document, plan.obj.base + plan.path)
+    if not isinstance(holder, CommentedMap):
+        return f"{'.'.join(map(str, plan.path))} is not a mapping; write {plan.key} by hand"
+    value = DoubleQuotedScalarString(plan.value) if _NOT_A_PLAIN_STRING.match(plan.value) else plan.value
+    if plan.key in holder:
+        holder[plan.key] = value
+    elif plan.before in holder:
+        holder.insert(list(holder).index(plan.before), plan.key, value)
+    else:
+        holder[plan.key] = value
+    return True
+
+
+_APPLY.update({SetEnv: _set_env, AddFlag: _add_flag, SetField: _set_field})

@@ -15,8 +15,9 @@ from dgdlint.cosmos import (
     support_matrix,
     timeout_seconds,
 )
-from dgdlint.edit.fix import AddFlag, Ambiguous, SetEnv
+from dgdlint.edit.fix import AddFlag, Ambiguous, SetEnv, SetField
 from dgdlint.model import Model
+from dgdlint.rules.claim_binding import claims_left_to_the_default_class, volume_class
 
 ENDPOINT = "NIM_DYNAMO_STREAMING_ENDPOINT"
 TIMEOUT = "NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S"
@@ -138,6 +139,16 @@ def fix_driver_capabilities(model: Model):
                              f"{worker.label}: {DRIVER_CAPABILITIES_ENV}={value} (NVDEC decodes its video)")
 
 
+def fix_claim_default_class(model: Model):
+    """The claim takes the class of the volume it names: the one answer with which the two bind wherever
+    the claim is applied, whatever the cluster's default class."""
+    for claim, volume in claims_left_to_the_default_class(model):
+        held = volume_class(volume)
+        yield SetField("claim-volume-default-class", claim, ("spec",), "storageClassName", held,
+                       f"{claim.label}: storageClassName {held!r}, the class of {volume.label}" if held else
+                       f'{claim.label}: storageClassName "" ({volume.label} has no class)', before="volumeName")
+
+
 # rule name -> fixer; a rule is fixable exactly when it is here.
 FIXERS: dict[str, Callable[[Model], object]] = {
     "edge-dflash-enabled": fix_edge_dflash,
@@ -146,6 +157,7 @@ FIXERS: dict[str, Callable[[Model], object]] = {
     "streaming-timeout-mismatch": fix_streaming_timeout,
     "multimodal-flag-missing": fix_multimodal_flag,
     "video-driver-capability-missing": fix_driver_capabilities,
+    "claim-volume-default-class": fix_claim_default_class,
 }
 
 

@@ -248,8 +248,23 @@ def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_cl
     known and claim-volume-mismatch says so; this warning is for the cluster's own default.""",
     remediation="Write the volume's class on the claim: storageClassName: \"\" for a volume without a class.",
     reads=("PersistentVolumeClaim", "PersistentVolume", "StorageClass (default-class annotation)"),
+    fixable="""Writes the volume's storage class on the claim (storageClassName: "" for a volume without one).""",
 )
 def claim_volume_default_class(model: Model):
+    for claim, volume in claims_left_to_the_default_class(model):
+        held = volume_class(volume)
+        when = "only if the cluster has no default storage class" if not held else \
+            f"only if the cluster's default storage class is {held!r}"
+        yield Hit(claim, ("spec",), f"{claim.label} names PersistentVolume {volume.name} and no storage class: it is "
+                  f"given the cluster's default class when created, and binds {when}"
+                  f"{' (the volume has none)' if not held else ''}",
+                  related=[volume.location(_volume_path(volume, "storageClassName"), f"{volume.label}'s class")])
+
+
+def claims_left_to_the_default_class(model: Model):
+    """(claim, volume) for each claim that names a volume of the set, not reserved for it, and writes no
+    storage class, where the cluster's default class decides whether the two bind: the set marks none, or
+    several of which one is the volume's (`dgdlint fix` writes the volume's class on the claim)."""
     volumes = _volumes(model)
     if not volumes:
         return
@@ -261,9 +276,4 @@ def claim_volume_default_class(model: Model):
         held = volume_class(volume)
         if defaults and (held not in defaults or len(defaults) == 1):
             continue  # known: a mismatch is claim-volume-mismatch's, a match binds
-        when = "only if the cluster has no default storage class" if not held else \
-            f"only if the cluster's default storage class is {held!r}"
-        yield Hit(claim, ("spec",), f"{claim.label} names PersistentVolume {volume.name} and no storage class: it is "
-                  f"given the cluster's default class when created, and binds {when}"
-                  f"{' (the volume has none)' if not held else ''}",
-                  related=[volume.location(_volume_path(volume, "storageClassName"), f"{volume.label}'s class")])
+        yield claim, volume
