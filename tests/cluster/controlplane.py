@@ -105,6 +105,7 @@ class ControlPlane:
     folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="dgdlint-cluster-")))
     port: int = 0
     kubeconfig: Path | None = None
+    extra_args: list = field(default_factory=list)  # more kube-apiserver flags (a test's own cluster settings)
     _processes: list = field(default_factory=list)
     _context: ssl.SSLContext | None = None
 
@@ -134,7 +135,7 @@ class ControlPlane:
                      "--service-cluster-ip-range", "10.0.0.0/24", "--authorization-mode", "RBAC",
                      "--disable-admission-plugins", "ServiceAccount", "--allow-privileged=true",
                      "--endpoint-reconciler-type", "none",  # no kubernetes Service endpoint on a loopback address
-                     "--cert-dir", str(self.folder / "certs")], logs / "kube-apiserver.log")
+                     "--cert-dir", str(self.folder / "certs"), *self.extra_args], logs / "kube-apiserver.log")
         self._context = ssl.create_default_context(cafile=str(certs["ca.crt"]))
         self._context.load_cert_chain(str(certs["admin.crt"]), str(certs["admin.key"]))
         self.kubeconfig = self.folder / "kubeconfig"

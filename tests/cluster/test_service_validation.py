@@ -1,7 +1,8 @@
 """service-spec-invalid against the real API server: every fixture's Services are created for real (and deleted
 again), and the server refuses exactly the fixtures the rule fails, at the fields it names. Not a dry run: in
 a dry run the node port allocator takes any port, so only a real create refuses a node port outside the
-cluster's range (30000-32767 here, the default). The server's service range is 10.0.0.0/24 (controlplane.py),
+cluster's range (30000-32767 here, the default; a second server started with its own range checks
+--service-node-port-range). The server's service range is 10.0.0.0/24 (controlplane.py),
 which holds the fixtures' cluster IPs."""
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from cluster_support import CLUSTER
 from controlplane import ApiError, ControlPlane
 
 from dgdlint.engine import check_paths
+from dgdlint.release import parse_node_port_range
+from dgdlint.schema import SchemaStage
+from realtools import require_tool
 
 pytestmark = CLUSTER
 
@@ -58,3 +62,31 @@ def test_the_api_server_refuses_exactly_what_the_rule_fails(path, control_plane,
     ours = {f.path for f in check_paths([str(path)]).findings if f.rule == "service-spec-invalid"}
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     assert all(related(field, ours) for field in refused), (refused, ours)
+
+
+RANGE = "20000+2767"  # 20000-22767, in the flag's plus notation
+
+
+@pytest.fixture(scope="module")
+def custom_range_plane():
+    """A second API server, started with its own --service-node-port-range."""
+    plane = ControlPlane(require_tool("etcd"), require_tool("kube-apiserver"),
+                         extra_args=["--service-node-port-range", RANGE])
+    try:
+        yield plane.start()
+    finally:
+        plane.stop()
+
+
+@pytest.mark.parametrize("port", [19999, 20000, 22767, 22768, 30000])
+def test_the_range_given_to_dgdlint_is_the_cluster_s(port, custom_range_plane, tmp_path):
+    service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": f"frontend-{port}"},
+               "spec": {"type": "NodePort", "selector": {"app": "frontend"},
+                        "ports": [{"port": 8000, "nodePort": port}]}}
+    path = tmp_path / "service.yaml"
+    path.write_text(yaml.safe_dump(service))
+    stage = SchemaStage(node_ports=parse_node_port_range(RANGE))
+    ours = [f for f in check_paths([str(path)], stage).findings if f.rule == "service-spec-invalid"]
+    refused = created_or_refused(custom_range_plane, "default", service)
+    assert bool(refused) == bool(ours), (refused, ours)
+    assert all(f.path == "spec.ports[0].nodePort" for f in ours) and all("nodePort" in r for r in refused)

@@ -31,6 +31,7 @@ class Config:
     exclude: list[str] = field(default_factory=list)  # glob patterns of paths not to read
     fail_on: str = "error"
     dynamo_version: str | None = None  # the bundled release of the schemas (default: the newest)
+    service_node_port_range: str | None = None  # the cluster's kube-apiserver flag (default: 30000-32767)
     source: str = ""
 
     def excluded(self, path: str) -> bool:
@@ -39,7 +40,7 @@ class Config:
                    or normalized.startswith(pattern.rstrip("/") + "/") for pattern in self.exclude)
 
 
-_KEYS = {"select", "ignore", "severity", "exclude", "fail-on", "dynamo-version"}
+_KEYS = {"select", "ignore", "severity", "exclude", "fail-on", "dynamo-version", "service-node-port-range"}
 
 
 def _from_mapping(data: object, source: str) -> Config:
@@ -73,6 +74,17 @@ def _from_mapping(data: object, source: str) -> Config:
     if dynamo_version is not None and not isinstance(dynamo_version, (str, int, float)):
         raise ConfigError(f"{source}: dynamo-version must be a release name such as 1.1.0")
     config.dynamo_version = None if dynamo_version is None else str(dynamo_version)
+    ports = data.get("service-node-port-range")
+    if ports is not None:
+        from dgdlint.release import parse_node_port_range
+
+        if not isinstance(ports, (str, int)) or isinstance(ports, bool):
+            raise ConfigError(f"{source}: service-node-port-range must be a range such as 30000-32767")
+        try:
+            parse_node_port_range(str(ports))
+        except ValueError as error:
+            raise ConfigError(f"{source}: service-node-port-range {error}") from None
+        config.service_node_port_range = str(ports)
     return config
 
 

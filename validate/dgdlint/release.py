@@ -10,9 +10,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 DGD_KEY = ("nvidia.com", "DynamoGraphDeployment")
+DEFAULT_NODE_PORTS = (30000, 32767)  # kube-apiserver's default --service-node-port-range
+
+
+_GO_INT = re.compile(r"[+-]?[0-9]+")  # what Go's strconv.Atoi reads (no spaces or underscores, unlike int())
+
+
+def parse_node_port_range(text: str) -> tuple[int, int]:
+    """A --service-node-port-range as kube-apiserver reads it (apimachinery's PortRange): `LOW-HIGH`,
+    `LOW+SIZE` (LOW to LOW+SIZE) or one port, at most 65535, HIGH not below LOW. ValueError says what is
+    wrong; an empty range (the flag given as "") is refused too, as no node port could be allocated."""
+    value = text.strip()
+    low_text, sign, high_text = value.partition("-") if "-" in value else value.partition("+")
+    numbers = (low_text, high_text) if sign else (low_text,)
+    if ("-" in value and "+" in value) or not all(_GO_INT.fullmatch(number) for number in numbers):
+        raise ValueError(f"{text!r} is not a port range: write LOW-HIGH such as 30000-32767")
+    low = int(low_text)
+    high = low if not sign else (int(high_text) if sign == "-" else low + int(high_text))
+    if low < 0 or high > 65535 or low > 65535:
+        raise ValueError(f"{text!r}: a port range stays within 0-65535")
+    if high < low:
+        raise ValueError(f"{text!r}: the range ends before it starts")
+    return low, high
 
 
 @dataclass(frozen=True)
@@ -23,6 +45,7 @@ class Release:
     dgd_schemas: Mapping[str, object] = field(default_factory=dict)
     date: str = ""  # the release's source commit date (ISO), when known; "" reads as the newest
     kubernetes: str = ""  # the Kubernetes version checked against (--kubernetes-version); "" reads as the newest
+    node_ports: tuple[int, int] = DEFAULT_NODE_PORTS  # the cluster's --service-node-port-range, first and last
 
     def at_least(self, since: str) -> bool:
         """Whether the release's source is from `since` (an ISO date) or later; unknown dates count as new.
@@ -71,9 +94,15 @@ NEWEST = Release("newest")
 
 def release_of(schema_stage) -> Release:
     """The release of the DGD schema a schema stage uses (the newest when it has none), with the Kubernetes
-    version the stage checks against."""
+    version and the node port range the stage checks against."""
     if schema_stage is None:
         return NEWEST
+    release = _release_of(schema_stage)
+    node_ports = getattr(schema_stage, "node_ports", None)
+    return replace(release, node_ports=tuple(node_ports)) if node_ports else release
+
+
+def _release_of(schema_stage) -> Release:
     kubernetes = str(getattr(schema_stage, "kubernetes_version", None) or "")
     schemas = {version: crd for (group, kind, version), crd in getattr(schema_stage, "crds", {}).items()
                if (group, kind) == DGD_KEY}

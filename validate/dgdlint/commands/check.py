@@ -63,10 +63,17 @@ def _fix_first(args, config) -> None:
 def schema_stage_for(args, config=None):
     """The schema stage: --crd (or DGDLINT_CRD) when given, else the bundled release of --dynamo-version, of the
     configuration's dynamo-version, or the newest."""
+    from dgdlint.release import parse_node_port_range
     from dgdlint.schema import CrdError, SchemaStage, crd_sources_from_env
 
     release = getattr(args, "dynamo_version", None) or getattr(config, "dynamo_version", None)
+    ports = getattr(args, "service_node_port_range", None) or getattr(config, "service_node_port_range", None)
     try:
-        return SchemaStage(args.crd or crd_sources_from_env(), getattr(args, "kubernetes_version", None), release)
+        node_ports = parse_node_port_range(ports) if ports else None
+    except ValueError as error:
+        raise options.UsageProblem(f"--service-node-port-range {error}") from None
+    try:
+        return SchemaStage(args.crd or crd_sources_from_env(), getattr(args, "kubernetes_version", None), release,
+                           node_ports=node_ports)
     except CrdError as error:
         raise options.UsageProblem(str(error)) from None

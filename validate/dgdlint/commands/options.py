@@ -78,6 +78,9 @@ def add_crd_options(parser: argparse.ArgumentParser, what: str = "") -> None:
                         help=f"CRD file, directory, http(s) URL, or `cluster`{what}, instead of the bundled schemas "
                              "(repeatable; env DGDLINT_CRD)")
     parser.add_argument("--kubernetes-version", metavar="X.Y", help="Kubernetes version of the built-in schemas")
+    parser.add_argument("--service-node-port-range", metavar="LOW-HIGH",
+                        help="the cluster's kube-apiserver --service-node-port-range, which node ports are checked "
+                             "against (default: 30000-32767; config key service-node-port-range)")
 
 
 def add_report_options(parser: argparse.ArgumentParser, formats: tuple[str, ...] = CHECK_FORMATS,

@@ -12,6 +12,7 @@ kubernetes-list-duplicate's (the list's keys), not this rule's."""
 from __future__ import annotations
 
 from dgdlint.model import Model, as_list, as_map, as_str
+from dgdlint.release import DEFAULT_NODE_PORTS
 from dgdlint.rules.addresses import endpoint_ip_problem, ip_problem, parse_cidr
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.syntax import (
@@ -29,20 +30,22 @@ AFFINITIES = ("ClientIP", "None")
 TRAFFIC_POLICIES = ("Cluster", "Local")
 IP_FAMILIES = ("IPv4", "IPv6")
 FAMILY_POLICIES = ("SingleStack", "PreferDualStack", "RequireDualStack")
-NODE_PORTS = (30000, 32767)  # kube-apiserver's default --service-node-port-range
 MAX_AFFINITY_SECONDS = 86400
 SOURCE_RANGES = "service.beta.kubernetes.io/load-balancer-source-ranges"
 TOPOLOGY_MODE, TOPOLOGY_HINTS = "service.kubernetes.io/topology-mode", "service.kubernetes.io/topology-aware-hints"
 
 
-def _node_port_problem(number: int) -> str | None:
-    low, high = NODE_PORTS
+def _node_port_problem(number: int, port_range: tuple[int, int]) -> str | None:
+    low, high = port_range
     if low <= number <= high:
         return None
-    return f"is outside the node port range {low}-{high} (kube-apiserver's default --service-node-port-range)"
+    if port_range == DEFAULT_NODE_PORTS:
+        return f"is outside the node port range {low}-{high} (kube-apiserver's default; give the cluster's own " \
+               "with --service-node-port-range)"
+    return f"is outside the node port range {low}-{high} (--service-node-port-range)"
 
 
-def port_problems(spec: dict, kind: str):
+def port_problems(spec: dict, kind: str, port_range: tuple[int, int] = DEFAULT_NODE_PORTS):
     """Each port: a DNS-label name (required, and unique, when there are several), a number in range, a known
     protocol, a target port number or name, an appProtocol of qualified-name syntax; a node port only where
     the type allocates one, in range, and not one another entry holds."""
@@ -77,8 +80,8 @@ def port_problems(spec: dict, kind: str):
         allocates = kind in ("NodePort", "LoadBalancer")
         if kind == "ClusterIP":
             yield at + ("nodePort",), "has a nodePort, which type ClusterIP does not take"
-        elif allocates and _node_port_problem(node):
-            yield at + ("nodePort",), f"nodePort {node} {_node_port_problem(node)}"
+        elif allocates and _node_port_problem(node, port_range):
+            yield at + ("nodePort",), f"nodePort {node} {_node_port_problem(node, port_range)}"
         earlier = node_ports.setdefault(node, [])  # the validation's key is the protocol and node port; the
         # allocation gives a node port to the first port number that asks for it
         if any(other == protocol for _number, other in earlier) or (allocates and earlier and
@@ -156,7 +159,7 @@ def external_name_problems(spec: dict):
         yield ("spec", "externalName"), f"externalName {name!r} {dns1123_subdomain_problem(name)}"
 
 
-def traffic_problems(spec: dict, kind: str, recent: bool):
+def traffic_problems(spec: dict, kind: str, recent: bool, port_range: tuple[int, int] = DEFAULT_NODE_PORTS):
     """Traffic policies only where they apply, of the values Kubernetes knows; a health check node port only
     for a LoadBalancer with externalTrafficPolicy Local; trafficDistribution of the known values."""
     external = as_str(spec.get("externalTrafficPolicy")) or ""
@@ -173,8 +176,9 @@ def traffic_problems(spec: dict, kind: str, recent: bool):
     if health and not (kind == "LoadBalancer" and external == "Local"):
         yield ("spec", "healthCheckNodePort"), "healthCheckNodePort is set, which only a LoadBalancer with " \
                                               "externalTrafficPolicy Local takes"
-    elif health and _node_port_problem(health):
-        yield ("spec", "healthCheckNodePort"), f"healthCheckNodePort {health} {_node_port_problem(health)}"
+    elif health and _node_port_problem(health, port_range):
+        yield ("spec", "healthCheckNodePort"), \
+            f"healthCheckNodePort {health} {_node_port_problem(health, port_range)}"
     known = ("PreferClose", "PreferSameZone", "PreferSameNode") if recent else ("PreferClose",)
     distribution = spec.get("trafficDistribution")
     if distribution is not None and as_str(distribution) not in known:
@@ -212,7 +216,7 @@ def load_balancer_problems(spec: dict, annotations: dict, kind: str, strict: boo
         yield ("spec", "loadBalancerClass"), f"loadBalancerClass {name!r} {qualified_name_problem(name)}"
 
 
-def service_problems(obj, recent: bool, strict: bool):
+def service_problems(obj, recent: bool, strict: bool, port_range: tuple[int, int] = DEFAULT_NODE_PORTS):
     spec, annotations = as_map(obj.value.get("spec")), as_map(as_map(obj.value.get("metadata")).get("annotations"))
     kind = as_str(spec.get("type")) or "ClusterIP"
     if kind not in TYPES:
@@ -228,7 +232,7 @@ def service_problems(obj, recent: bool, strict: bool):
         yield from cluster_ip_problems(spec, strict)
     if not as_list(spec.get("ports")) and not headless and kind != "ExternalName":
         yield ("spec", "ports"), "has no ports (only a headless or ExternalName Service may have none)"
-    yield from port_problems(spec, kind)
+    yield from port_problems(spec, kind, port_range)
     for key, value in as_map(spec.get("selector")).items():
         if qualified_name_problem(str(key)):
             yield ("spec", "selector", key), f"selector key {str(key)!r} {qualified_name_problem(str(key))}"
@@ -246,7 +250,7 @@ def service_problems(obj, recent: bool, strict: bool):
         problem = ip_problem(text, strict) or endpoint_ip_problem(text)
         if problem:
             yield ("spec", "externalIPs", index), f"external IP {text!r} {problem}"
-    yield from traffic_problems(spec, kind, recent)
+    yield from traffic_problems(spec, kind, recent, port_range)
     yield from load_balancer_problems(spec, annotations, kind, strict)
     mode, hints = as_str(annotations.get(TOPOLOGY_MODE)), as_str(annotations.get(TOPOLOGY_HINTS))
     if mode is not None and hints is not None and mode != hints:
@@ -261,7 +265,8 @@ def service_problems(obj, recent: bool, strict: bool):
     DNS-subdomain externalName or with cluster IPs or IP families; ports without names when there are
     several, with duplicate or non-DNS-label names, a number outside 1-65535, an unknown protocol, a target
     port that is no port number or name, or a nodePort on a ClusterIP Service, outside the node port range
-    (30000-32767 unless kube-apiserver's --service-node-port-range says otherwise) or held by another port;
+    (30000-32767, kube-apiserver's default, or the cluster's own given with --service-node-port-range) or
+    held by another port;
     clusterIP and clusterIPs that disagree, are no addresses, hold two of one family or put 'None' beside
     another, or a headless NodePort or LoadBalancer; unknown IP families or policies, or SingleStack with
     two families; invalid selector labels; a session affinity timeout outside 1-86400 seconds; external
@@ -279,5 +284,5 @@ def service_spec_invalid(model: Model):
     strict = model.release.kubernetes_at_least("1.36")  # strict addresses and CIDRs
     for obj in model.objects:
         if obj.kind == "Service" and obj.group == "":
-            for path, problem in service_problems(obj, recent, strict):
+            for path, problem in service_problems(obj, recent, strict, model.release.node_ports):
                 yield Hit(obj, path, f"{obj.label}: {problem}")

@@ -38,9 +38,10 @@ class SchemaStage:
     `bundled=False` leaves custom resources unchecked when no CRD is given."""
 
     def __init__(self, crd_sources: list[str] | None = None, kubernetes_version: str | None = None,
-                 dynamo_version: str | None = None, bundled: bool = True):
+                 dynamo_version: str | None = None, bundled: bool = True, node_ports: tuple[int, int] | None = None):
         self.crd_sources = list(crd_sources or [])
         self.kubernetes_version = kubernetes_version
+        self.node_ports = node_ports  # the cluster's --service-node-port-range, for the rules (release_of)
         self.crds: dict[tuple[str, str, str], CrdVersionSchema] = {}
         self.release: Release | None = None
         self.releases: list[Release] = []
