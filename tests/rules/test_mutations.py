@@ -363,7 +363,7 @@ MUTANTS = [
      'if len(as_str(source.get("reference")) or "") < 2:', "pod-spec-invalid"),  # a one-character reference
     ("rules/volumes.py", "if policy and policy not in PULL_POLICIES:",
      "if policy is not None and policy not in PULL_POLICIES:", "pod-spec-invalid"),  # an empty (defaulted) policy
-    ("rules/volumes.py", 'not nfs_path.startswith("/")', 'not nfs_path.startswith("/") or len(nfs_path) < 2',
+    ("rules/volume_sources.py", 'not nfs_path.startswith("/")', 'not nfs_path.startswith("/") or len(nfs_path) < 2',
      "pod-spec-invalid"),  # the nfs root, "/", refused
     ("rules/volumes.py", "elif dns1123_subdomain_problem(secret):", "elif len(secret) < 2:",
      "pod-spec-invalid"),  # a csi secret name read by length, not syntax
@@ -440,6 +440,10 @@ MUTANTS = [
      "pod-spec-invalid"),  # an IPv6 registry host in brackets refused
     ("rules/volume_sources.py", "elif targets and wwids:", "elif False:",
      "pod-spec-invalid"),  # fc targets and wwids together taken
+    ("rules/volume_sources.py", "elif dataset and uuid:", "elif False:",
+     "pod-spec-invalid"),  # a flocker dataset named by its name and its UUID taken
+    ("rules/volume_sources.py", 'if "/" in dataset:', 'if dataset.startswith("/"):',
+     "pod-spec-invalid"),  # a flocker datasetName with '/' inside taken
     ("rules/volume_sources.py", "(value is None and not schema_requires and source.get(name) is None)", "False",
      "pod-spec-invalid"),  # a missing scaleIO or storageos volumeName left to a schema that does not require it
     ("rules/claims.py", 'if not group and kind and kind != "PersistentVolumeClaim":', "if False:",

@@ -5,14 +5,20 @@ the names, IDs and addresses each needs (a field the schema requires and that is
 report; an empty one is the server's), LUNs and partitions from 0 to 255, an iSCSI qualified name, an Azure
 disk's caching mode, kind and URI as defaulted, a Quobyte registry of host:port pairs, a StorageOS volume
 named by a DNS label, flexVolume options outside the kubernetes.io and k8s.io namespaces, a gitRepo
-directory inside the volume."""
+directory inside the volume, a flocker dataset named once and without '/'. Also the checks of a csi driver's
+name and an nfs source, which a pod's volumes share with a PersistentVolume's (persistent_sources.py)."""
 
 from __future__ import annotations
 
 import re
 
 from dgdlint.model import as_list, as_map, as_str
-from dgdlint.rules.syntax import as_int, descending_path_problem, dns1123_label_problem
+from dgdlint.rules.syntax import (
+    as_int,
+    descending_path_problem,
+    dns1123_label_problem,
+    dns1123_subdomain_problem,
+)
 
 # Text fields each source needs: (field, whether the schema requires it, so that a missing one is its to report).
 _NEEDED = {
@@ -83,7 +89,25 @@ def host_port_problem(pair: str) -> str | None:
     return None
 
 
-def _iscsi_problems(source: dict, where: tuple, volume: str | None):
+def csi_driver_problem(driver: str) -> str | None:
+    """A CSI driver's name as the server reads it: required, 63 characters at most, a DNS subdomain once in
+    lower case (capitals are taken); None when fine."""
+    if not driver:
+        return "is required"
+    return "must be no more than 63 characters" if len(driver) > 63 else dns1123_subdomain_problem(driver.lower())
+
+
+def nfs_problems(source: dict, where: tuple):
+    """An nfs source, a pod's or a PersistentVolume's: a server and an absolute path (a missing one is the
+    schema's to report)."""
+    if as_str(source.get("server")) == "":
+        yield where + ("server",), "nfs volume has an empty server (one is required)"
+    nfs_path = as_str(source.get("path"))
+    if nfs_path is not None and not nfs_path.startswith("/"):  # Go's path.IsAbs
+        yield where + ("path",), f"nfs path {nfs_path!r} is not an absolute path"
+
+
+def _iscsi_problems(source: dict, where: tuple, volume: str | None, name_path: tuple):
     iqn = as_str(source.get("iqn"))
     if iqn and iscsi_name_problem(iqn):
         yield where + ("iqn",), f"iscsi iqn {iqn!r} {iscsi_name_problem(iqn)}"
@@ -99,7 +123,7 @@ def _iscsi_problems(source: dict, where: tuple, volume: str | None):
             yield where + ("initiatorName",), f"iscsi initiatorName {initiator!r} {iscsi_name_problem(initiator)}"
         joined = f"{volume or ''}:{as_str(source.get('targetPortal')) or ''}"
         if len(joined) > 64:
-            yield where[:-1] + ("name",), f"volume {volume!r} and its iscsi targetPortal make {len(joined)} " \
+            yield name_path, f"volume {volume!r} and its iscsi targetPortal make {len(joined)} " \
                 "characters (<volume>:<portal>); with an initiatorName, at most 64"
 
 
@@ -135,8 +159,9 @@ def _azure_disk_problems(source: dict, where: tuple):
                                         "needs a diskURI starting with https://"
 
 
-def in_tree_problems(kind: str, source: dict, where: tuple, volume: str | None):
-    """(path, problem) for one in-tree volume source of `kind` at `where`; `volume` the volume's name."""
+def in_tree_problems(kind: str, source: dict, where: tuple, volume: str | None, name_path: tuple | None = None):
+    """(path, problem) for one in-tree volume source of `kind` at `where`; `volume` the volume's name, at
+    `name_path` (by default the name beside the source, as in a pod's volume)."""
     for name, schema_requires in _NEEDED.get(kind, ()):
         value = as_str(source.get(name))
         if value == "" or (value is None and not schema_requires and source.get(name) is None):
@@ -149,7 +174,7 @@ def in_tree_problems(kind: str, source: dict, where: tuple, volume: str | None):
             and not as_str(source["secretRef"].get("name")):
         yield where + ("secretRef", "name"), f"{kind} secretRef names no secret"
     if kind == "iscsi":
-        yield from _iscsi_problems(source, where, volume)
+        yield from _iscsi_problems(source, where, volume, where[:-1] + ("name",) if name_path is None else name_path)
     elif kind == "fc":
         yield from _fc_problems(source, where)
     elif kind in ("gcePersistentDisk", "awsElasticBlockStore"):
@@ -183,5 +208,11 @@ def in_tree_problems(kind: str, source: dict, where: tuple, volume: str | None):
             text = as_str(source.get(name))
             if text and dns1123_label_problem(text):
                 yield where + (name,), f"storageos {name} {text!r} {dns1123_label_problem(text)}"
-    elif kind == "flocker" and not as_str(source.get("datasetName")) and not as_str(source.get("datasetUUID")):
-        yield where, "flocker volume names neither a datasetName nor a datasetUUID (one is required)"
+    elif kind == "flocker":
+        dataset, uuid = as_str(source.get("datasetName")) or "", as_str(source.get("datasetUUID")) or ""
+        if not dataset and not uuid:
+            yield where, "flocker volume names neither a datasetName nor a datasetUUID (one is required)"
+        elif dataset and uuid:
+            yield where, "flocker volume names both a datasetName and a datasetUUID (one at most)"
+        if "/" in dataset:
+            yield where + ("datasetName",), f"flocker datasetName {dataset!r} must not contain '/'"

@@ -17,7 +17,7 @@ from dgdlint.rules.syntax import (
     dns1123_subdomain_problem,
 )
 from dgdlint.rules.volume_files import items_problems, mode_problem, projected_problems
-from dgdlint.rules.volume_sources import IN_TREE, in_tree_problems
+from dgdlint.rules.volume_sources import IN_TREE, csi_driver_problem, in_tree_problems, nfs_problems
 
 HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate",
                    "Socket")
@@ -42,8 +42,7 @@ def _source_problems(kind: str, source: object, where: tuple, attributes_class: 
         yield from projected_problems(source, where, certificates)
     elif kind == "csi":
         driver = as_str(source.get("driver")) or ""
-        problem = "is required" if not driver else ("must be no more than 63 characters" if len(driver) > 63
-                                                   else dns1123_subdomain_problem(driver.lower()))
+        problem = csi_driver_problem(driver)
         if problem:
             yield where + ("driver",), f"csi driver {driver!r} {problem}" if driver else "csi volume names no driver"
         if isinstance(source.get("nodePublishSecretRef"), dict):  # null: unset
@@ -71,12 +70,8 @@ def _source_problems(kind: str, source: object, where: tuple, attributes_class: 
         if policy and policy not in PULL_POLICIES:  # empty: defaulted from the reference's tag
             yield where + ("pullPolicy",), \
                 f"image volume pullPolicy {policy!r} is not one of {', '.join(PULL_POLICIES)}"
-    elif kind == "nfs":  # a missing server or path: the schema's to report
-        if as_str(source.get("server")) == "":
-            yield where + ("server",), "nfs volume has an empty server (one is required)"
-        nfs_path = as_str(source.get("path"))
-        if nfs_path is not None and not nfs_path.startswith("/"):  # Go's path.IsAbs
-            yield where + ("path",), f"nfs path {nfs_path!r} is not an absolute path"
+    elif kind == "nfs":
+        yield from nfs_problems(source, where)
     elif kind == "ephemeral":
         yield from template_claim_problems(source, where, attributes_class)
     elif kind == "emptyDir":
