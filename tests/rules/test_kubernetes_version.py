@@ -7,8 +7,9 @@ spread constraint's matchLabelKeys are merged into its selector from 1.34
 pod's labels. An env var's fileKeyRef exists from 1.35 (EnvFiles): an older server drops it, leaving its
 valueFrom without a source. A container's resizePolicy and a pod's hostUsers are kept from 1.33
 (InPlacePodVerticalScaling, UserNamespacesSupport): an older server drops them unread. A claim's (or claim
-template's) volumeAttributesClassName is validated from 1.34 (VolumeAttributesClass on by default); an older
-server drops it from a claim, and leaves it unread in a template. A HorizontalPodAutoscaler may scale to zero
+template's, a PersistentVolume's) volumeAttributesClassName is validated from 1.34 (VolumeAttributesClass on
+by default); an older server drops it from a claim or a volume, and leaves it unread in a template. A
+HorizontalPodAutoscaler may scale to zero
 from 1.37 (HPAScaleToZero on by default; before, minReplicas is at least 1), and its scaling rules' tolerance
 is validated from 1.35 (HPAConfigurableTolerance on by default; before, the server drops it unread). A
 projected volume's cluster trust bundles and pod certificates are kept from 1.37
@@ -117,6 +118,7 @@ def test_a_file_key_ref_is_an_env_source_from_1_35():
 @pytest.mark.parametrize(("rule", "fixture"), [
     ("claim-spec-invalid", "claim-attributes-class-invalid.yaml"),
     ("pod-spec-invalid", "job-ephemeral-template-sources-mismatch.yaml"),  # beside its data source findings
+    ("persistent-volume-invalid", "attributes-class-without-csi.yaml"),
 ])
 def test_a_volume_attributes_class_name_is_read_from_1_34(rule, fixture):
     def classes(version):

@@ -312,6 +312,34 @@ MUTANTS = [
      "if defaults:", "claim-volume-default-class"),  # two default classes taken as known
     ("rules/claim_binding.py", "if mode and mode not in offered]", "if False]",
      "claim-volume-mismatch"),  # access modes not compared
+    ("rules/persistent_volume.py", "if amount is not None and amount <= 0:", "if amount is not None and amount < 0:",
+     "persistent-volume-invalid"),  # a capacity of 0 taken
+    ("rules/persistent_volume.py", "amount = go_quantity(go_trim_space(text))", "amount = go_quantity(text)",
+     "persistent-volume-invalid"),  # a capacity read without the decoder's trimming
+    ("rules/persistent_volume.py", "        if value is None:  # a null quantity",
+     "        if False:  # a null quantity", "persistent-volume-invalid"),  # a null capacity (read as 0) taken
+    ("rules/persistent_volume.py", "if \"ReadWriteOncePod\" in modes and len(set(modes) & set(ACCESS_MODES)) > 1:",
+     "if \"ReadWriteOncePod\" in modes and len(set(modes) & set(ACCESS_MODES)) > 2:",
+     "persistent-volume-invalid"),  # ReadWriteOncePod beside one other mode taken
+    ("rules/persistent_volume.py", "    return not kept", "    return path == \"/\"",
+     "persistent-volume-invalid"),  # a hostPath of '//' not read as the root
+    ("rules/persistent_volume.py", "if mode is not None and mode not in VOLUME_MODES:",
+     "if mode and mode not in VOLUME_MODES:", "persistent-volume-invalid"),  # an empty volumeMode taken
+    ("rules/persistent_sources.py", "if counted and kind != \"flexVolume\":", "if counted:",
+     "persistent-volume-invalid"),  # a flexVolume refused as a second source
+    ("rules/persistent_sources.py", "counted, kinds = 0, written_sources(spec)",
+     "counted, kinds = 0, [kind for kind in spec if kind in SOURCE_ORDER and spec[kind] is not None]",
+     "persistent-volume-invalid"),  # the sources read in the file's order, not the server's
+    ("rules/persistent_sources.py", "in_tree_problems(kind, source, where, name, where + (\"targetPortal\",))",
+     "in_tree_problems(kind, source, where, None, where + (\"targetPortal\",))",
+     "persistent-volume-invalid"),  # an iscsi length read without the volume's name
+    ("rules/persistent_sources.py", "if kind == \"local\" and spec.get(\"nodeAffinity\") is None:", "if False:",
+     "persistent-volume-invalid"),  # a local volume without nodeAffinity taken
+    ("rules/persistent_sources.py", "\"glusterfs\", \"nfs\", \"rbd\",", "\"glusterfs\", \"rbd\",",
+     "persistent-volume-invalid"),  # the mount-options annotation refused on nfs
+    ("rules/volume_sources.py", "return \"must be no more than 63 characters\" if len(driver) > 63",
+     "return \"must be no more than 63 characters\" if len(driver) > 64",
+     "persistent-volume-invalid"),  # a csi driver name of 64 characters taken
     ("rules/autoscaler_target.py", '"apps": {"DaemonSet"},', '"apps": {"DaemonSet", "StatefulSet"},',
      "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
     ("rules/autoscaler_target.py", 'api_group(as_str(target.get("apiVersion")) or "")',

@@ -17,7 +17,7 @@ MODELLED_KINDS = frozenset({
     "PersistentVolumeClaim", "ConfigMap", "Secret", "ServiceAccount",
     "PodDisruptionBudget", "NetworkPolicy", "Ingress", "PriorityClass", "Namespace", "StorageClass",
     "HorizontalPodAutoscaler", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding", "LimitRange",
-    "ResourceQuota", "Service",
+    "ResourceQuota", "Service", "PersistentVolume",
 })
 
 

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.rules.selectors import requirement_problems, selector_problems
+from dgdlint.rules.selectors import node_term_problems, selector_problems
 from dgdlint.rules.syntax import (
     dns1123_label_problem,
-    dns1123_subdomain_problem,
     label_value_problem,
     qualified_name_problem,
 )
 
 EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 TOLERATION_OPERATORS = ("Equal", "Exists")
-NODE_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
 SPREAD_ACTIONS = ("DoNotSchedule", "ScheduleAnyway")
 INCLUSION_POLICIES = ("Honor", "Ignore")
 
@@ -53,27 +51,6 @@ def toleration_problems(toleration: dict, where: tuple):
         yield where + ("effect",), f"taint effect {effect!r} is not one of {', '.join(EFFECTS)}"
 
 
-def _node_term_problems(term: dict, where: tuple, check_values: bool):
-    for index, requirement in enumerate(as_list(term.get("matchExpressions"))):
-        for at, problem in requirement_problems(as_map(requirement), where + ("matchExpressions", index),
-                                                NODE_OPERATORS, check_values):
-            yield at, f"node selector {problem}"
-    for index, requirement in enumerate(as_list(term.get("matchFields"))):
-        requirement, at = as_map(requirement), where + ("matchFields", index)
-        operator, values = _text(requirement.get("operator")), as_list(requirement.get("values"))
-        if operator not in ("In", "NotIn"):
-            yield at + ("operator",), f"node field selector operator {operator!r} is not In or NotIn"
-        elif len(values) != 1:
-            yield at + ("values",), f"node field selector operator {operator} takes exactly one value"
-        if _text(requirement.get("key")) != "metadata.name":
-            yield at + ("key",), f"node field selector key {_text(requirement.get('key'))!r} is not metadata.name"
-        else:
-            for value_index, value in enumerate(values):
-                problem = dns1123_subdomain_problem(_text(value))
-                if problem:
-                    yield at + ("values", value_index), f"node name {_text(value)!r} {problem}"
-
-
 def _weight_problem(entry: dict, where: tuple):
     weight = entry.get("weight")
     if type(weight) is int and not 1 <= weight <= 100:
@@ -88,11 +65,11 @@ def _node_affinity_problems(affinity: dict, where: tuple):
         if not terms:
             yield at, "has a required node affinity without nodeSelectorTerms (one at least)"
         for index, term in enumerate(terms):
-            yield from _node_term_problems(as_map(term), at + ("nodeSelectorTerms", index), True)
+            yield from node_term_problems(as_map(term), at + ("nodeSelectorTerms", index), True)
     for index, entry in enumerate(as_list(affinity.get("preferredDuringSchedulingIgnoredDuringExecution"))):
         entry, at = as_map(entry), where + ("preferredDuringSchedulingIgnoredDuringExecution", index)
         yield from _weight_problem(entry, at)
-        yield from _node_term_problems(as_map(entry.get("preference")), at + ("preference",), False)
+        yield from node_term_problems(as_map(entry.get("preference")), at + ("preference",), False)
 
 
 def _pod_term_problems(term: dict, where: tuple, labels: dict):

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dgdlint.model import as_list, as_map, as_str
-from dgdlint.rules.syntax import label_value_problem, qualified_name_problem
+from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem, qualified_name_problem
 
 OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
+NODE_OPERATORS = (*OPERATORS, "Gt", "Lt")
 
 
 def selector_problems(selector: object, path: tuple) -> Iterator[tuple[tuple, str]]:
@@ -48,6 +49,34 @@ def requirement_problems(expression: dict, where: tuple, operators: tuple[str, .
         problem = label_value_problem(value) if check_values and isinstance(value, str) else None
         if problem:
             yield where + ("values", value_index), f"value {value!r} {problem}"
+
+
+def _text_of(value: object) -> str:
+    return as_str(value) or ""
+
+
+def node_term_problems(term: dict, where: tuple, check_values: bool) -> Iterator[tuple[tuple, str]]:
+    """(path, problem) for one node selector term at `where` (a pod's node affinity, a PersistentVolume's):
+    its match expressions as requirements with Gt and Lt (`check_values`: their values read as label values,
+    as a required term's are), its match fields on metadata.name with In or NotIn and one node name."""
+    for index, requirement in enumerate(as_list(term.get("matchExpressions"))):
+        for at, problem in requirement_problems(as_map(requirement), where + ("matchExpressions", index),
+                                                NODE_OPERATORS, check_values):
+            yield at, f"node selector {problem}"
+    for index, requirement in enumerate(as_list(term.get("matchFields"))):
+        requirement, at = as_map(requirement), where + ("matchFields", index)
+        operator, values = _text_of(requirement.get("operator")), as_list(requirement.get("values"))
+        if operator not in ("In", "NotIn"):
+            yield at + ("operator",), f"node field selector operator {operator!r} is not In or NotIn"
+        elif len(values) != 1:
+            yield at + ("values",), f"node field selector operator {operator} takes exactly one value"
+        if _text_of(requirement.get("key")) != "metadata.name":
+            yield at + ("key",), f"node field selector key {_text_of(requirement.get('key'))!r} is not metadata.name"
+        else:
+            for value_index, value in enumerate(values):
+                problem = dns1123_subdomain_problem(_text_of(value))
+                if problem:
+                    yield at + ("values", value_index), f"node name {_text_of(value)!r} {problem}"
 
 
 def selects(selector: dict, labels: dict) -> bool | None:
