@@ -340,6 +340,20 @@ MUTANTS = [
     ("rules/volume_sources.py", "return \"must be no more than 63 characters\" if len(driver) > 63",
      "return \"must be no more than 63 characters\" if len(driver) > 64",
      "persistent-volume-invalid"),  # a csi driver name of 64 characters taken
+    ("rules/runtime_class.py", "elif dns1123_label_problem(handler):",
+     "elif dns1123_label_problem(handler.replace('.', '-')):", "runtime-class-invalid"),  # a dotted handler taken
+    ("rules/runtime_class.py", 'for name in ("key", "operator", "value", "effect"))',
+     'for name in ("key", "value", "effect"))', "runtime-class-invalid"),  # an empty operator taken for Equal
+    ("rules/runtime_class.py", "if overhead is not None and isinstance(overhead, dict):",
+     "if overhead and isinstance(overhead, dict):", "runtime-class-invalid"),  # an empty overhead taken as none
+    ("rules/runtime_class.py", "if overhead and _same_amounts(overhead, fixed) is False:",
+     "if _same_amounts(overhead, fixed) is False:", "runtime-class-invalid"),  # {} refused beside a class's
+    ("rules/runtime_class.py", "amounts = {str(k): parse_quantity(as_str(v)) for k, v in ours.items()}",
+     "amounts = {str(k): as_str(v) for k, v in ours.items()}", "runtime-class-invalid"),  # compared as text
+    ("rules/runtime_class.py", "and required[key] != value:", "and required[key].lower() != value.lower():",
+     "runtime-class-invalid"),  # a node label's value compared without case
+    ("rules/pod_resources.py", "problem = container_resource_name_problem(str(resource))", "problem = None",
+     "runtime-class-invalid"),  # an overhead's resource names taken
     ("rules/autoscaler_target.py", '"apps": {"DaemonSet"},', '"apps": {"DaemonSet", "StatefulSet"},',
      "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
     ("rules/autoscaler_target.py", 'api_group(as_str(target.get("apiVersion")) or "")',

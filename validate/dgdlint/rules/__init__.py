@@ -20,6 +20,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     service,
     coverage,
     scheduling,
+    runtime_class,
     security,
     cache,
     claim_binding,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.quantity import go_quantity
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.rules.syntax import as_int, dns1123_label_problem, qualified_name_problem
+from dgdlint.rules.syntax import as_int, container_resource_name_problem, dns1123_label_problem
 
 MAX_PERIOD_SECONDS = 1800
 MAX_STABILIZATION_SECONDS = 3600
@@ -29,7 +29,6 @@ SOURCES = {"Object": "object", "External": "external", "Pods": "pods", "Resource
 TARGET_TYPES = ("Utilization", "Value", "AverageValue")
 SELECT_POLICIES = ("Max", "Min", "Disabled")
 POLICY_TYPES = ("Pods", "Percent")
-STANDARD_CONTAINER_RESOURCES = ("cpu", "memory", "ephemeral-storage")
 V1_METRICS_ANNOTATION = "autoscaling.alpha.kubernetes.io/metrics"
 
 
@@ -93,21 +92,6 @@ def identifier_problems(metric: dict, path: tuple):
         yield path + ("name",), "metric has an empty name"
     elif name is not None and path_segment_problem(name):
         yield path + ("name",), f"metric name {name!r} {path_segment_problem(name)}"
-
-
-def container_resource_name_problem(name: str) -> str | None:
-    """Kubernetes' ValidateContainerResourceName: cpu, memory, ephemeral-storage, hugepages-<size>, or a
-    qualified name with a domain (an extended resource, whose name with `requests.` before it is one too)."""
-    problem = qualified_name_problem(name)
-    if problem:
-        return problem
-    if "/" not in name:
-        if name in STANDARD_CONTAINER_RESOURCES or name.startswith("hugepages-"):
-            return None
-        return "is not a container resource (cpu, memory, ephemeral-storage, hugepages-<size>, or one with a domain)"
-    if "kubernetes.io/" not in name and (name.startswith("requests.") or qualified_name_problem(f"requests.{name}")):
-        return "is no extended resource name"
-    return None
 
 
 def source_problems(kind: str, source: dict, path: tuple):

@@ -1,7 +1,7 @@
 """What dgdlint does not check, said once: a built-in kind whose own API-server validation no rule reads.
 
 Such an object is still checked against Kubernetes' JSON schema and for its metadata, but the server
-validates more (a RuntimeClass's handler, a webhook configuration's rules, ...), so a pass here is not
+validates more (a DeviceClass's selectors, a webhook configuration's rules, ...), so a pass here is not
 the server's. One note per kind, on its first object."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ MODELLED_KINDS = frozenset({
     "PersistentVolumeClaim", "ConfigMap", "Secret", "ServiceAccount",
     "PodDisruptionBudget", "NetworkPolicy", "Ingress", "PriorityClass", "Namespace", "StorageClass",
     "HorizontalPodAutoscaler", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding", "LimitRange",
-    "ResourceQuota", "Service", "PersistentVolume",
+    "ResourceQuota", "Service", "PersistentVolume", "RuntimeClass",
 })
 
 
@@ -31,10 +31,10 @@ def built_in(obj) -> bool:
     title="Kinds whose API-server validation dgdlint does not read are named",
     rationale="""dgdlint checks every built-in object against Kubernetes' JSON schema and its metadata as
     the server does, and reads the server's own validation of the kinds a deployment of the Reasoner
-    uses (workloads, claims, config, policies, services, autoscalers, RBAC, quotas, storage and priority
-    classes, namespaces). For any other built-in kind the server validates more than the schema says, so a
-    manifest that passes here may still be refused when applied: this note says so instead of passing it
-    silently.""",
+    uses (workloads, claims, config, policies, services, autoscalers, RBAC, quotas, storage, priority
+    and runtime classes, namespaces). For any other built-in kind the server validates more than
+    the schema says, so a manifest that passes here may still be refused when applied: this note says so
+    instead of passing it silently.""",
     remediation="Apply such objects with a server-side dry run (kubectl apply --dry-run=server) to have the "
                 "API server judge them, or leave the note: it does not fail the check.",
     reads=("every built-in object's kind",),

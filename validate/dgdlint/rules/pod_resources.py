@@ -15,6 +15,7 @@ from decimal import ROUND_CEILING, Decimal
 
 from dgdlint.model import PodSettings, as_map, as_str
 from dgdlint.quantity import format_bytes, format_cores, parse_quantity
+from dgdlint.rules.syntax import container_resource_name_problem
 
 _POD_LEVEL = ("cpu", "memory")
 
@@ -151,26 +152,32 @@ def pod_resource_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]
                                    template, over)
 
 
-def overhead_problems(pod: PodSettings):
-    """A pod's overhead (what its runtime class adds), read as a container's limits are: not negative, an
-    extended resource (a GPU) in whole units, hugepages in whole pages and beside cpu or memory."""
-    overhead = as_map(pod.spec.get("overhead"))
+def overhead_table_problems(overhead: dict, where: tuple, what: str = "overhead"):
+    """An overhead table (a pod's, a RuntimeClass's podFixed) read as a container's limits are: resource names
+    a container takes, none negative, an extended resource (a GPU) in whole units, hugepages in whole pages
+    and beside cpu or memory. `where`: the table's path."""
     values = {}
     for resource, text in overhead.items():
+        at = where + (resource,)
+        problem = container_resource_name_problem(str(resource))
+        if problem:
+            yield at, f"{what} resource name {resource!r} {problem}"
         value = parse_quantity(as_str(text))
         if value is None:
             continue  # not a quantity: the schema stage says so
-        at = pod.field_path("overhead") + (resource,)
         values[resource] = value
         if value < 0:
-            yield at, f"overhead {resource} {text!r} is negative"
+            yield at, f"{what} {resource} {text!r} is negative"
         elif "/" in resource and "kubernetes.io/" not in resource and value != value.to_integral_value():
-            yield at, f"overhead {resource} {text!r} is not a whole number (an extended resource)"
+            yield at, f"{what} {resource} {text!r} is not a whole number (an extended resource)"
         elif resource.startswith("hugepages-"):
             size = parse_quantity(resource[len("hugepages-"):])
             if not size or size != size.to_integral_value() or value.to_integral_value(rounding="ROUND_CEILING") % size:
-                yield at, f"overhead {resource} {text!r} is not a whole number of {resource[len('hugepages-'):]} pages"
+                yield at, f"{what} {resource} {text!r} is not a whole number of {resource[len('hugepages-'):]} pages"
     if any(resource.startswith("hugepages-") for resource in values) and not {"cpu", "memory"} & set(values):
-        yield pod.field_path("overhead"), "overhead has hugepages without cpu or memory beside them"
+        yield where, f"{what} has hugepages without cpu or memory beside them"
 
 
+def overhead_problems(pod: PodSettings):
+    """A pod's overhead (what its runtime class adds), read as a container's limits are."""
+    yield from overhead_table_problems(as_map(pod.spec.get("overhead")), pod.field_path("overhead"))

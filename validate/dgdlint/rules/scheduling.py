@@ -51,6 +51,14 @@ def toleration_problems(toleration: dict, where: tuple):
         yield where + ("effect",), f"taint effect {effect!r} is not one of {', '.join(EFFECTS)}"
 
 
+def node_selector_problems(selector: dict, where: tuple):
+    """A nodeSelector's keys and values as labels' (`where`: the map's path)."""
+    for key, value in selector.items():
+        yield from _key(str(key), where + (key,), "nodeSelector key")
+        if isinstance(value, str) and label_value_problem(value):
+            yield where + (key,), f"nodeSelector value {value!r} {label_value_problem(value)}"
+
+
 def _weight_problem(entry: dict, where: tuple):
     weight = entry.get("weight")
     if type(weight) is int and not 1 <= weight <= 100:
@@ -168,10 +176,7 @@ def scheduling_problems(pod: PodSettings, labels: dict, merge_spread: bool = Tru
     """(path, problem) for what the API server refuses in a pod spec's scheduling settings (`labels`: the
     pod's own; `merge_spread`: whether the server merges a spread constraint's matchLabelKeys into its
     selector, from Kubernetes 1.34)."""
-    for key, value in pod.node_selector.items():
-        yield from _key(str(key), pod.field_path("nodeSelector") + (key,), "nodeSelector key")
-        if isinstance(value, str) and label_value_problem(value):
-            yield pod.field_path("nodeSelector") + (key,), f"nodeSelector value {value!r} {label_value_problem(value)}"
+    yield from node_selector_problems(pod.node_selector, pod.field_path("nodeSelector"))
     for index, toleration in enumerate(pod.tolerations):
         yield from toleration_problems(as_map(toleration), pod.field_path("tolerations") + (index,))
     affinity = pod.affinity

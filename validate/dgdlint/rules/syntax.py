@@ -63,6 +63,24 @@ def qualified_name_problem(key: str) -> str | None:
     return None
 
 
+STANDARD_CONTAINER_RESOURCES = ("cpu", "memory", "ephemeral-storage")
+
+
+def container_resource_name_problem(name: str) -> str | None:
+    """Kubernetes' ValidateContainerResourceName: cpu, memory, ephemeral-storage, hugepages-<size>, or a
+    qualified name with a domain (an extended resource, whose name with `requests.` before it is one too)."""
+    problem = qualified_name_problem(name)
+    if problem:
+        return problem
+    if "/" not in name:
+        if name in STANDARD_CONTAINER_RESOURCES or name.startswith("hugepages-"):
+            return None
+        return "is not a container resource (cpu, memory, ephemeral-storage, hugepages-<size>, or one with a domain)"
+    if "kubernetes.io/" not in name and (name.startswith("requests.") or qualified_name_problem(f"requests.{name}")):
+        return "is no extended resource name"
+    return None
+
+
 def label_value_problem(value: str) -> str | None:
     if value and (len(value) > 63 or not _NAME_PART.fullmatch(value)):
         return ("must be empty or at most 63 characters of letters, digits, '-', '_' and '.', starting and ending "
