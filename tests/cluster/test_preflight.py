@@ -157,3 +157,75 @@ def test_a_cluster_crd_that_is_no_bundled_release_is_a_warning_naming_them(monke
     api = by_subject(json.loads(capsys.readouterr().out))[("api", "DynamoGraphDeployment")]
     assert api["status"] == "warning", api
     assert api["detail"].endswith("matches none of Dynamo 1.1.0 (bundled) (another operator release)")
+
+
+def volume(plane, name: str, capacity: str, storage_class: str = "", phase: str = "Available",
+           claim_ref: dict | None = None) -> None:
+    """A pre-made NFS volume; its phase written into its status as the volume controller (not run here)
+    writes it for a volume it has checked."""
+    spec = {"capacity": {"storage": capacity}, "accessModes": ["ReadWriteMany"], "storageClassName": storage_class,
+            "nfs": {"server": "nfs.example.com", "path": f"/exports/{name}"}}
+    if claim_ref:
+        spec["claimRef"] = claim_ref
+    made = create(plane, "/api/v1/persistentvolumes", {"apiVersion": "v1", "kind": "PersistentVolume",
+                                                      "metadata": {"name": name}, "spec": spec})
+    made["status"] = {"phase": phase}
+    plane.request("PUT", f"/api/v1/persistentvolumes/{name}/status", made)
+
+
+def claim_file(tmp_path, volume_name: str | None, storage_class: str | None = "", size: str = "200Gi") -> str:
+    spec = {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": size}}}
+    if volume_name:
+        spec["volumeName"] = volume_name
+    if storage_class is not None:
+        spec["storageClassName"] = storage_class
+    path = tmp_path / "claim.yaml"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                                "metadata": {"name": "model-cache"}, "spec": spec}))
+    return str(path)
+
+
+def storage_line(control_plane, namespace: str, path: str, capsys) -> dict:
+    dgdlint(["preflight", path, "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig),
+             "--format", "json"])
+    return by_subject(json.loads(capsys.readouterr().out))[("storage", "model-cache")]
+
+
+def test_a_claim_naming_its_volume_is_judged_against_the_cluster_s_volume(control_plane, namespace, tmp_path,
+                                                                           capsys):
+    absent = storage_line(control_plane, namespace, claim_file(tmp_path, f"nfs-{namespace}-absent"), capsys)
+    assert absent["status"] == "error" and "which the cluster does not have" in absent["detail"]
+
+    volume(control_plane, f"nfs-{namespace}-fits", "200Gi")
+    fits = storage_line(control_plane, namespace, claim_file(tmp_path, f"nfs-{namespace}-fits"), capsys)
+    assert fits["status"] == "ok" and f"binds to PersistentVolume nfs-{namespace}-fits" in fits["detail"]
+
+    volume(control_plane, f"nfs-{namespace}-small", "100Gi")
+    small = storage_line(control_plane, namespace, claim_file(tmp_path, f"nfs-{namespace}-small"), capsys)
+    assert small["status"] == "error" and "requests 200Gi of storage and the volume holds 100Gi" in small["detail"]
+
+    volume(control_plane, f"nfs-{namespace}-taken", "200Gi", phase="Bound",
+           claim_ref={"kind": "PersistentVolumeClaim", "namespace": namespace, "name": "other"})
+    taken = storage_line(control_plane, namespace, claim_file(tmp_path, f"nfs-{namespace}-taken"), capsys)
+    assert taken["status"] == "error" and f"reserved for claim {namespace}/other" in taken["detail"]
+
+    # No class written, and no default class in this cluster: the claim asks for none.
+    volume(control_plane, f"nfs-{namespace}-classed", "200Gi", storage_class="nfs")
+    classed = storage_line(control_plane, namespace, claim_file(tmp_path, f"nfs-{namespace}-classed", None), capsys)
+    assert classed["status"] == "error" and "the cluster has no default one" in classed["detail"]
+
+
+def test_a_claim_without_a_class_needs_an_available_volume_without_one(control_plane, namespace, tmp_path, capsys):
+    # storageClassName "": no dynamic provisioning. Volumes are cluster-wide: the claim asks for more than
+    # other tests' volumes hold.
+    path = claim_file(tmp_path, None, size="7000Gi")
+    none = storage_line(control_plane, namespace, path, capsys)
+    assert none["status"] == "error" and "stays Pending until one is made" in none["detail"]
+    volume(control_plane, f"nfs-{namespace}-pending", "8Ti", phase="Pending")  # not yet checked by the controller
+    volume(control_plane, f"nfs-{namespace}-classed", "8Ti", storage_class="nfs")
+    volume(control_plane, f"nfs-{namespace}-small", "6Ti")
+    assert storage_line(control_plane, namespace, path, capsys)["status"] == "error"
+    volume(control_plane, f"nfs-{namespace}-free", "8Ti")
+    free = storage_line(control_plane, namespace, path, capsys)
+    assert free["status"] == "ok" and f"nfs-{namespace}-free" in free["detail"]
+    assert not any(f"nfs-{namespace}-{name}" in free["detail"] for name in ("pending", "classed", "small"))

@@ -304,7 +304,9 @@ MUTANTS = [
      "claim-volume-default-class"),  # an unset class read as none
     ("rules/claim_binding.py", 'return as_str(spec.get("volumeMode")) or "Filesystem"',
      'return as_str(spec.get("volumeMode")) or ""', "claim-volume-mismatch"),  # an unset mode not Filesystem
-    ("rules/claim_binding.py", "continue  # reserved for this claim", "pass  # reserved for this claim",
+    ("rules/claim_binding.py",
+     "        return\n    yield from fit_problems(claim, volume, attributes_class, named=True)",
+     "        pass\n    yield from fit_problems(claim, volume, attributes_class, named=True)",
      "claim-volume-mismatch"),  # volumes that name each other checked
     ("rules/claim_binding.py", "(not uid or uid == as_str(", "(True or uid == as_str(",
      "claim-volume-mismatch"),  # a claimRef's uid ignored

@@ -79,6 +79,12 @@ class KObject:
     value: dict
     default_namespace: str
 
+    @classmethod
+    def read_from(cls, source: str, value: dict, default_namespace: str = "default") -> KObject:
+        """An object read from elsewhere than a file (a cluster), for the rules' functions; its positions are
+        all the first line of `source`."""
+        return cls(Document(source, 0, value, 1, 1), (), value, default_namespace)
+
     @cached_property
     def kind(self) -> str:
         return as_str(self.value.get("kind")) or ""

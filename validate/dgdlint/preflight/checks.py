@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from dgdlint.preflight.needs import claim_pods, gpu_demand, needed_secrets, priority_class_names, pull_secret_names
 from dgdlint.preflight.report import Report
+from dgdlint.preflight.volumes import check_volume_binding, claim_object
 from dgdlint.quantity import parse_quantity
 
 DGD_CRD = "dynamographdeployments.nvidia.com"
@@ -133,6 +134,9 @@ def check_storage(report: Report, cluster, plan, namespace: str, release: str) -
             else:
                 report.add("storage", "error", name, "a claim of this name exists and is not this release's: "
                            "Helm refuses to take it over; use it as the existing claim instead")
+            continue
+        written = claim_object(plan, name, claim.namespace)
+        if written is not None and check_volume_binding(report, cluster, plan, written, classes):
             continue
         wanted = claim.storage_class or next((n for n, c in classes.items()
                                               if (c["metadata"].get("annotations") or {}).get(DEFAULT_CLASS) == "true"),

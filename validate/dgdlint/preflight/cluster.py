@@ -55,6 +55,13 @@ class Cluster:
         return self._call(f"claim {namespace}/{name}",
                           self.client.CoreV1Api(self.api).read_namespaced_persistent_volume_claim, name, namespace)
 
+    def volume(self, name: str) -> dict | None:
+        return self._call(f"persistent volume {name}", self.client.CoreV1Api(self.api).read_persistent_volume, name)
+
+    def volumes(self) -> list[dict]:
+        return (self._call("persistent volumes", self.client.CoreV1Api(self.api).list_persistent_volume) or {})\
+            .get("items", [])
+
     def storage_classes(self) -> list[dict]:
         return (self._call("storage classes", self.client.StorageV1Api(self.api).list_storage_class) or {})\
             .get("items", [])

@@ -89,7 +89,7 @@ def _text(spec: dict, where: str) -> str:
     return str(values.get("storage"))
 
 
-def _fit_problems(claim: KObject, volume: KObject, attributes_class: bool, named: bool):
+def fit_problems(claim: KObject, volume: KObject, attributes_class: bool, named: bool):
     """(field, problem) for what keeps the controller from binding the two, the field's name being the same in
     a claim's and a volume's spec; `named`: the claim names the volume (every check of the controller), else
     the volume is reserved for the claim (size, volume mode and attributes class only)."""
@@ -133,6 +133,25 @@ def _volume_path(volume: KObject, field: str) -> tuple:
     if field == "storageClassName" and BETA_CLASS in volume.annotations:
         return ("metadata", "annotations", BETA_CLASS)
     return _VOLUME_FIELD.get(field, ("spec", field))
+
+
+def named_volume_problems(claim: KObject, volume: KObject, attributes_class: bool, defaults: list[str],
+                          marked: str):
+    """(field, problem) for what keeps `claim`, which names `volume` in its volumeName, from binding to it;
+    nothing when the controller binds them. `defaults`: the default storage classes (`marked` says where:
+    in the set, in the cluster), one of which is written into a claim that names no class."""
+    ref = _claim_ref(volume)
+    if ref is not None:  # reserved: for this claim it binds as written, with no other check
+        if not _names(ref, claim):
+            uid = f" (uid {ref.get('uid')!s})" if ref.get("uid") else ""
+            yield "claimRef", f"the volume is reserved for claim {_ref_text(ref)}{uid} by its claimRef"
+        return
+    yield from fit_problems(claim, volume, attributes_class, named=True)
+    held = volume_class(volume)
+    if claim_class(claim) is UNSET and defaults and held not in defaults:
+        shown = defaults[0] if len(defaults) == 1 else " or ".join(defaults)
+        yield "defaultClass", f"the claim names no storage class, so the default class {shown} {marked} is " \
+                              f"written into it when it is created, and the volume has {_named(held)}"
 
 
 def _volumes(model: Model) -> dict[str, KObject]:
@@ -187,23 +206,17 @@ def claim_volume_mismatch(model: Model):
         if volume is None:
             continue
         named_by[volume.name] = claim
-        ref = _claim_ref(volume)
         what = f"{claim.label} can never bind to PersistentVolume {volume.name}, which it names"
-        if ref is not None:
-            if not _names(ref, claim):
-                yield Hit(claim, ("spec", "volumeName"), f"{what}: the volume is reserved for claim {_ref_text(ref)}"
-                          f"{' (uid ' + str(ref.get('uid')) + ')' if ref.get('uid') else ''} by its claimRef",
-                          related=[volume.location(("spec", "claimRef"), "the volume's claimRef")])
-            continue  # reserved for this claim: bound as written, with no other check
-        for field, problem in _fit_problems(claim, volume, attributes_class, named=True):
-            yield Hit(claim, _claim_path(claim, field), f"{what}: {problem}",
-                      related=[volume.location(_volume_path(volume, field), f"{volume.label}'s {field}")])
-        held = volume_class(volume)
-        if claim_class(claim) is UNSET and defaults and held not in defaults:
-            yield Hit(claim, ("spec",), f"{what}: the claim names no storage class, so the default class "
-                      f"{defaults[0] if len(defaults) == 1 else ' or '.join(defaults)} marked in this set is "
-                      f"written into it when it is created, and the volume has {_named(held)}",
-                      related=[volume.location(_volume_path(volume, "storageClassName"), f"{volume.label}'s class")])
+        for field, problem in named_volume_problems(claim, volume, attributes_class, defaults, "marked in this set"):
+            if field == "claimRef":
+                path, related = ("spec", "volumeName"), volume.location(("spec", "claimRef"), "the volume's claimRef")
+            elif field == "defaultClass":
+                path = ("spec",)
+                related = volume.location(_volume_path(volume, "storageClassName"), f"{volume.label}'s class")
+            else:
+                path = _claim_path(claim, field)
+                related = volume.location(_volume_path(volume, field), f"{volume.label}'s {field}")
+            yield Hit(claim, path, f"{what}: {problem}", related=[related])
     yield from _reserved_volumes(model, volumes, named_by, attributes_class)
 
 
@@ -232,7 +245,7 @@ def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_cl
             yield Hit(volume, where + ("uid",), f"{what}: the claimRef's uid {ref.get('uid')!s} is not the claim's",
                       related=[claim.location(("metadata",), claim.label)])
         else:
-            for field, problem in _fit_problems(claim, volume, attributes_class, named=False):
+            for field, problem in fit_problems(claim, volume, attributes_class, named=False):
                 yield Hit(volume, where, f"{what}: {problem}",
                           related=[claim.location(_claim_path(claim, field), f"{claim.label}'s {field}")])
 
