@@ -24,7 +24,8 @@ spec:
 
 @pytest.mark.parametrize("text, expected", [
     ("30000-32767", (30000, 32767)),  # LOW-HIGH
-    ("20000+2767", (20000, 22767)),  # LOW+SIZE: LOW to LOW+SIZE, as the flag's plus notation reads
+    ("20000+2767", (20000, 22767)),  # LOW+OFFSET: LOW to LOW+OFFSET, as the flag's plus notation reads
+    ("", (30000, 32767)),  # no port: kube-apiserver falls back to its default (controlplane/instance.go)
     ("31000", (31000, 31000)),  # one port
     (" 30000-32767 ", (30000, 32767)),  # the flag is trimmed as a whole
     ("0-65535", (0, 65535)),
@@ -43,7 +44,6 @@ def test_a_range_is_read_as_kube_apiserver_reads_its_flag(text, expected):
     "-5",  # a hyphen first: an empty low port
     "+30000",  # a plus first: plus notation with an empty low port
     "+30000-+32767",  # a sign is a notation's symbol: both notations
-    "",  # no port: nothing could be allocated
     "ports",
 ])
 def test_what_the_flag_refuses_is_refused(text):

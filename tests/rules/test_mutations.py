@@ -310,8 +310,12 @@ MUTANTS = [
      "claim-volume-mismatch"),  # volumes that name each other checked
     ("rules/claim_binding.py", "(not uid or uid == as_str(", "(True or uid == as_str(",
      "claim-volume-mismatch"),  # a claimRef's uid ignored
-    ("rules/claim_binding.py", "if defaults and (held not in defaults or len(defaults) == 1):",
-     "if defaults:", "claim-volume-default-class"),  # two default classes taken as known
+    ("rules/claim_binding.py", "if first is not claim and _claim_ref(volume) is None:", "if False:",
+     "claim-volume-mismatch"),  # a volume named by two claims taken
+    ("rules/claim_binding.py", 'get("volumeName")) == volume.name:', 'get("volumeName")) == "":',
+     "claim-volume-mismatch"),  # a claim bound both ways read as passing its volume over
+    ("rules/claim_binding.py", "if pvc.path == () and BIND_COMPLETED not in pvc.obj.annotations})",
+     "if pvc.path == ()})", "claim-volume-mismatch"),  # a claim exported bound read as a new one
     ("rules/claim_binding.py", "if mode and mode not in offered]", "if False]",
      "claim-volume-mismatch"),  # access modes not compared
     ("rules/persistent_volume.py", "if amount is not None and amount <= 0:", "if amount is not None and amount < 0:",

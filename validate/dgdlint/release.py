@@ -21,9 +21,11 @@ _GO_INT = re.compile(r"[+-]?[0-9]+")  # what Go's strconv.Atoi reads (no spaces 
 
 def parse_node_port_range(text: str) -> tuple[int, int]:
     """A --service-node-port-range as kube-apiserver reads it (apimachinery's PortRange): `LOW-HIGH`,
-    `LOW+SIZE` (LOW to LOW+SIZE) or one port, at most 65535, HIGH not below LOW. ValueError says what is
-    wrong; an empty range (the flag given as "") is refused too, as no node port could be allocated."""
+    `LOW+OFFSET` (LOW to LOW+OFFSET) or one port, at most 65535, HIGH not below LOW; an empty one is the
+    default (the server falls back to it when the flag gives no port). ValueError says what is wrong."""
     value = text.strip()
+    if not value:
+        return DEFAULT_NODE_PORTS
     low_text, sign, high_text = value.partition("-") if "-" in value else value.partition("+")
     numbers = (low_text, high_text) if sign else (low_text,)
     if ("-" in value and "+" in value) or not all(_GO_INT.fullmatch(number) for number in numbers):

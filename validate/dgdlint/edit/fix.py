@@ -172,7 +172,7 @@ def _set_field(document: EditableDocument, plan: SetField) -> bool | str:
     holder = _node(document, plan.obj.base + plan.path)
     if not isinstance(holder, CommentedMap):
         return f"{'.'.join(map(str, plan.path))} is not a mapping; write {plan.key} by hand"
-    value = DoubleQuotedScalarString(plan.value) if _NOT_A_PLAIN_STRING.match(plan.value) else plan.value
+    value = _string(plan.value)
     if plan.key in holder:
         holder[plan.key] = value
     elif plan.before in holder:

@@ -6,10 +6,11 @@ Read from its binding code: a claim that names its volume (`spec.volumeName`) bi
 volume's claimRef names the claim; to a volume without a claimRef only when the volume is large enough,
 of the claim's storage class, volume mode and volume attributes class, and offers every access mode the
 claim asks for; never to a volume reserved for another claim. A volume reserved for a claim (`claimRef`)
-that does not name it is matched to that claim only when large enough and of its volume mode and attributes
-class, and never when the claimRef has no namespace. A claim that writes no storage class is given the
-cluster's default class when it is created (the DefaultStorageClass admission plugin), which the volume's
-class must then equal."""
+that does not name it is matched to that claim only when large enough, of its volume mode and attributes
+class and with its access modes, and never when the claimRef has no namespace. A claim that writes no
+storage class is given the cluster's default class when it is created (the DefaultStorageClass admission
+plugin), which the volume's class must then equal: known to preflight, which reads the cluster; a default
+class shipped in the set may not be seen yet by the plugin when the claim arrives."""
 
 from __future__ import annotations
 
@@ -92,7 +93,10 @@ def _text(spec: dict, where: str) -> str:
 def fit_problems(claim: KObject, volume: KObject, attributes_class: bool, named: bool):
     """(field, problem) for what keeps the controller from binding the two, the field's name being the same in
     a claim's and a volume's spec; `named`: the claim names the volume (every check of the controller), else
-    the volume is reserved for the claim (size, volume mode and attributes class only)."""
+    the volume is reserved for the claim (no class check; its size compared exactly). Access modes are
+    checked on both paths: a claim that names no volume is matched only among volumes indexed under a set
+    of access modes holding all of its own. Without the VolumeAttributesClass gate (before 1.34) the server
+    drops the field on create, so it is not compared."""
     claim_spec, volume_spec = as_map(claim.value.get("spec")), as_map(volume.value.get("spec"))
     size = _size_problem(claim_spec, volume_spec, whole_bytes=named)
     if size:
@@ -106,17 +110,13 @@ def fit_problems(claim: KObject, volume: KObject, attributes_class: bool, named:
     if attributes_class and wanted_attributes != held_attributes:
         yield "volumeAttributesClassName", f"the claim asks for volume attributes class {_named(wanted_attributes)} " \
                                            f"and the volume has {_named(held_attributes)}"
-    elif not attributes_class and (wanted_attributes or held_attributes):
-        yield "volumeAttributesClassName", "a volume attributes class is written, and before Kubernetes 1.34 the " \
-                                           "controller binds no claim or volume that has one"
     if _mode(claim_spec) != _mode(volume_spec):
         yield "volumeMode", f"the claim asks for volume mode {_mode(claim_spec)} and the volume is {_mode(volume_spec)}"
-    if named:
-        offered = {as_str(mode) for mode in as_list(volume_spec.get("accessModes"))}
-        asked = (as_str(mode) for mode in as_list(claim_spec.get("accessModes")))
-        missing = [mode for mode in asked if mode and mode not in offered]
-        if missing:
-            yield "accessModes", f"the claim asks for access mode {', '.join(missing)}, which the volume does not offer"
+    offered = {as_str(mode) for mode in as_list(volume_spec.get("accessModes"))}
+    asked = (as_str(mode) for mode in as_list(claim_spec.get("accessModes")))
+    missing = [mode for mode in asked if mode and mode not in offered]
+    if missing:
+        yield "accessModes", f"the claim asks for access mode {', '.join(missing)}, which the volume does not offer"
 
 
 _CLAIM_FIELD = {"storage": ("spec", "resources", "requests", "storage")}
@@ -155,13 +155,20 @@ def named_volume_problems(claim: KObject, volume: KObject, attributes_class: boo
 
 
 def _volumes(model: Model) -> dict[str, KObject]:
-    return model.memo("persistent-volumes", lambda: {
-        obj.name: obj for obj in reversed(model.objects) if obj.kind == "PersistentVolume" and obj.group == ""})
+    return model.memo("persistent-volumes", lambda: {  # of two of one name, the last (applied last)
+        obj.name: obj for obj in model.objects if obj.kind == "PersistentVolume" and obj.group == ""})
+
+
+BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
 
 
 def _claims(model: Model) -> dict[tuple[str, str], KObject]:
-    return model.memo("claim-objects", lambda: {
-        (pvc.namespace, pvc.name): pvc.obj for pvc in reversed(model.pvcs) if pvc.path == ()})
+    """The claim objects of the set, by namespace and name, but those written as already bound (exported
+    from a cluster with the controller's bind-completed annotation), which the controller syncs as bound
+    claims, by other rules than a new claim's."""
+    return model.memo("claim-objects", lambda: {  # in file order; of two of one name, the last (applied last)
+        (pvc.namespace, pvc.name): pvc.obj for pvc in model.pvcs
+        if pvc.path == () and BIND_COMPLETED not in pvc.obj.annotations})
 
 
 def _named_volume(claim: KObject, volumes: dict) -> KObject | None:
@@ -184,30 +191,36 @@ def _ref_text(ref: dict) -> str:
     whatever they say; Kubernetes' volume controller then binds them only when they agree, and otherwise
     leaves the claim Pending, so the download Job and the workers never start. It does not bind a claim
     to a volume reserved for another claim, nor to one that holds less storage than the claim requests, is of
-    another storage class (a claim that names none is given the default class marked in the set), volume
-    mode or volume attributes class, or lacks an access mode the claim asks for. A volume reserved for a
-    claim by claimRef is used for it only when large enough and of its volume mode and attributes class,
-    and never when the claimRef names no namespace (claims live in one) or a uid other than the claim's.
-    When each names the other, the controller binds them without these checks.""",
+    another storage class, volume mode or volume attributes class, lacks an access mode the claim asks for,
+    or is named by another claim first. A volume reserved for a claim by claimRef is used for it only when
+    large enough, of its volume mode and attributes class and with its access modes, and never when the
+    claimRef names no namespace (claims live in one) or a uid other than the claim's; the claim then gets
+    another volume, a new one, or none. When each names the other, the controller binds them without these
+    checks. A claim written as already bound (the controller's bind-completed annotation, as exported from
+    a cluster) is synced by other rules and left alone; a claim that writes no storage class is
+    claim-volume-default-class's.""",
     remediation="Write the claim and its volume to agree: the same storage class (storageClassName: \"\" on "
                 "both for a volume without one), a capacity at least the request, the access modes the claim "
                 "asks for, and a claimRef with the claim's name and namespace.",
-    reads=("PersistentVolumeClaim", "PersistentVolume", "StorageClass (default-class annotation)"),
+    reads=("PersistentVolumeClaim", "PersistentVolume"),
 )
 def claim_volume_mismatch(model: Model):
     volumes = _volumes(model)
     if not volumes:
         return
     attributes_class = model.release.kubernetes_at_least("1.34")  # VolumeAttributesClass on by default
-    defaults = default_classes(model)
     named_by: dict[str, KObject] = {}
     for claim in _claims(model).values():
         volume = _named_volume(claim, volumes)
         if volume is None:
             continue
-        named_by[volume.name] = claim
         what = f"{claim.label} can never bind to PersistentVolume {volume.name}, which it names"
-        for field, problem in named_volume_problems(claim, volume, attributes_class, defaults, "marked in this set"):
+        first = named_by.setdefault(volume.name, claim)
+        if first is not claim and _claim_ref(volume) is None:
+            yield Hit(claim, ("spec", "volumeName"), f"{what}: {first.label} names it too, and a volume binds "
+                      "one claim", related=[first.location(("spec", "volumeName"), f"{first.label}'s volumeName")])
+            continue
+        for field, problem in named_volume_problems(claim, volume, attributes_class, [], ""):
             if field == "claimRef":
                 path, related = ("spec", "volumeName"), volume.location(("spec", "claimRef"), "the volume's claimRef")
             elif field == "defaultClass":
@@ -233,7 +246,7 @@ def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_cl
                       "claim can have it")
             continue
         claim = claims.get((as_str(ref.get("namespace")), as_str(ref.get("name"))))
-        if claim is None or named_by.get(volume.name) is claim:
+        if claim is None or as_str(as_map(claim.value.get("spec")).get("volumeName")) == volume.name:
             continue  # a claim outside the set, or one that names this volume (read above)
         what = f"{volume.label} is reserved for {claim.label} by its claimRef but is never bound to it"
         other = _named_volume(claim, volumes) or as_str(as_map(claim.value.get("spec")).get("volumeName"))
@@ -257,36 +270,36 @@ def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_cl
     created (the DefaultStorageClass admission plugin, on by default), and Kubernetes' volume controller
     binds it to the volume its volumeName names only when the volume is of that class. So a claim without
     a class, tied to a volume without one, binds only on a cluster that has no default class, and stays
-    Pending on most clusters, which have one. When the set marks its own default class the outcome is
-    known and claim-volume-mismatch says so; this warning is for the cluster's own default.""",
+    Pending on most clusters, which have one. A default class shipped in the same set does not settle it:
+    the plugin reads classes through a cache, so a claim created just after the class may not see it, and
+    the newest of several defaults wins.""",
     remediation="Write the volume's class on the claim: storageClassName: \"\" for a volume without a class.",
     reads=("PersistentVolumeClaim", "PersistentVolume", "StorageClass (default-class annotation)"),
     fixable="""Writes the volume's storage class on the claim (storageClassName: "" for a volume without one).""",
 )
 def claim_volume_default_class(model: Model):
+    defaults = default_classes(model)
+    marked = f"; this set marks {' and '.join(defaults)} as the default, which a claim created with it may " \
+             "not yet see" if defaults else ""
     for claim, volume in claims_left_to_the_default_class(model):
         held = volume_class(volume)
         when = "only if the cluster has no default storage class" if not held else \
             f"only if the cluster's default storage class is {held!r}"
         yield Hit(claim, ("spec",), f"{claim.label} names PersistentVolume {volume.name} and no storage class: it is "
                   f"given the cluster's default class when created, and binds {when}"
-                  f"{' (the volume has none)' if not held else ''}",
+                  f"{' (the volume has none)' if not held else ''}{marked}",
                   related=[volume.location(_volume_path(volume, "storageClassName"), f"{volume.label}'s class")])
 
 
 def claims_left_to_the_default_class(model: Model):
     """(claim, volume) for each claim that names a volume of the set, not reserved for it, and writes no
-    storage class, where the cluster's default class decides whether the two bind: the set marks none, or
-    several of which one is the volume's (`dgdlint fix` writes the volume's class on the claim)."""
+    storage class, so the cluster's default class decides whether the two bind (`dgdlint fix` writes the
+    volume's class on the claim)."""
     volumes = _volumes(model)
     if not volumes:
         return
-    defaults = default_classes(model)
     for claim in _claims(model).values():
         volume = _named_volume(claim, volumes)
         if volume is None or _claim_ref(volume) is not None or claim_class(claim) is not UNSET:
             continue
-        held = volume_class(volume)
-        if defaults and (held not in defaults or len(defaults) == 1):
-            continue  # known: a mismatch is claim-volume-mismatch's, a match binds
         yield claim, volume
