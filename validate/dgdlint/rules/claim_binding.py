@@ -255,7 +255,10 @@ def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_cl
             yield Hit(volume, where, f"{what}: the claim names PersistentVolume {name}",
                       related=[claim.location(("spec", "volumeName"), f"{claim.label}'s volumeName")])
         elif not _names(ref, claim):
-            yield Hit(volume, where + ("uid",), f"{what}: the claimRef's uid {ref.get('uid')!s} is not the claim's",
+            policy = as_str(as_map(volume.value.get("spec")).get("persistentVolumeReclaimPolicy")) or "Retain"
+            yield Hit(volume, where + ("uid",), f"{what}: the claimRef's uid {ref.get('uid')!s} is not the claim's "
+                      "(a claim gets a new uid when created), so the controller takes its claim for deleted and "
+                      f"releases the volume to its reclaim policy, {policy}",
                       related=[claim.location(("metadata",), claim.label)])
         else:
             for field, problem in fit_problems(claim, volume, attributes_class, named=False):
