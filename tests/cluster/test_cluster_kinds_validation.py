@@ -1,10 +1,10 @@
-"""priority-class-invalid, namespace-spec-invalid, storage-class-invalid and runtime-class-invalid against
-the real API server: each object of a fixture is created as a server-side dry run, in order; a PriorityClass
-or RuntimeClass the server takes is then created for real, since an admission plugin reads the stored
-classes when a later object is created (a second default priority class is refused by the Priority plugin;
-a pod that names a runtime class is checked by the RuntimeClass plugin). A workload is sent with the Pod its
-template makes, and a DGD as the Pod the operator makes of it (the RuntimeClass plugin reads pods only). The
-server refuses exactly the fixtures the rules fail, at the fields they name."""
+"""priority-class-invalid, namespace-spec-invalid, storage-class-invalid, runtime-class-invalid and
+ingress-class-invalid against the real API server: each object of a fixture is created as a server-side dry
+run, in order; a PriorityClass or RuntimeClass the server takes is then created for real, since an admission
+plugin reads the stored classes when a later object is created (a second default priority class is refused
+by the Priority plugin; a pod that names a runtime class is checked by the RuntimeClass plugin). A workload
+is sent with the Pod its template makes, and a DGD as the Pod the operator makes of it (the RuntimeClass
+plugin reads pods only). The server refuses exactly the fixtures the rules fail, at the fields they name."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ pytestmark = CLUSTER
 
 RULES = Path(__file__).parents[1] / "rules"
 FIXTURES = sorted(p for rule in ("priority-class-invalid", "namespace-spec-invalid", "storage-class-invalid",
-                                 "runtime-class-invalid")
+                                 "runtime-class-invalid", "ingress-class-invalid")
                   for p in (RULES / rule).glob("*/*.yaml"))
 READ_BY_PLUGINS = ("PriorityClass", "RuntimeClass")
 

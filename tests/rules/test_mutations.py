@@ -360,6 +360,18 @@ MUTANTS = [
      "runtime-class-invalid"),  # a node label's value compared without case
     ("rules/pod_resources.py", "problem = container_resource_name_problem(str(resource))", "problem = None",
      "runtime-class-invalid"),  # an overhead's resource names taken
+    ("rules/ingress_class.py", "if len(controller) > MAX_CONTROLLER:", "if len(controller) >= MAX_CONTROLLER:",
+     "ingress-class-invalid"),  # a controller of 250 characters refused
+    ("rules/ingress_class.py", "MAX_CONTROLLER = 250", "MAX_CONTROLLER = 251",
+     "ingress-class-invalid"),  # a controller of 251 characters taken
+    ("rules/ingress_class.py", r"""[A-Za-z0-9/\-._~%!$&'()*+,;=:]+""", r"[A-Za-z0-9/\-._]+",
+     "ingress-class-invalid"),  # a path's other URL characters refused
+    ("rules/ingress_class.py", 'is not None else "Cluster"', 'is not None else "Namespace"',
+     "ingress-class-invalid"),  # a namespace taken without a scope
+    ("rules/ingress_class.py", "elif namespace is not None:", "elif namespace:",
+     "ingress-class-invalid"),  # an empty namespace taken with scope Cluster
+    ("rules/ingress.py", 'yield path + ("apiGroup",), f"{what} apiGroup is empty', "pass  # ",
+     "ingress-class-invalid"),  # an empty apiGroup taken
     ("rules/autoscaler_target.py", '"apps": {"DaemonSet"},', '"apps": {"DaemonSet", "StatefulSet"},',
      "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
     ("rules/autoscaler_target.py", 'api_group(as_str(target.get("apiVersion")) or "")',

@@ -14,6 +14,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     cluster_kinds,
     autoscaler,
     storage_class,
+    ingress_class,
     persistent_volume,
     rbac,
     quota,

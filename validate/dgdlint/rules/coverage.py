@@ -17,7 +17,7 @@ MODELLED_KINDS = frozenset({
     "PersistentVolumeClaim", "ConfigMap", "Secret", "ServiceAccount",
     "PodDisruptionBudget", "NetworkPolicy", "Ingress", "PriorityClass", "Namespace", "StorageClass",
     "HorizontalPodAutoscaler", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding", "LimitRange",
-    "ResourceQuota", "Service", "PersistentVolume", "RuntimeClass",
+    "ResourceQuota", "Service", "PersistentVolume", "RuntimeClass", "IngressClass",
 })
 
 
@@ -31,8 +31,8 @@ def built_in(obj) -> bool:
     title="Kinds whose API-server validation dgdlint does not read are named",
     rationale="""dgdlint checks every built-in object against Kubernetes' JSON schema and its metadata as
     the server does, and reads the server's own validation of the kinds a deployment of the Reasoner
-    uses (workloads, claims, config, policies, services, autoscalers, RBAC, quotas, storage, priority
-    and runtime classes, namespaces). For any other built-in kind the server validates more than
+    uses (workloads, claims, config, policies, services, autoscalers, RBAC, quotas, storage, priority,
+    runtime and ingress classes, namespaces). For any other built-in kind the server validates more than
     the schema says, so a manifest that passes here may still be refused when applied: this note says so
     instead of passing it silently.""",
     remediation="Apply such objects with a server-side dry run (kubectl apply --dry-run=server) to have the "

@@ -61,20 +61,27 @@ def _segment_problem(text: str) -> str | None:
     return None
 
 
+def reference_problems(reference: dict, path: tuple, what: str):
+    """A typed reference to another object (a resource backend, an IngressClass's parameters): an apiGroup
+    that is a DNS subdomain when given (an empty one too), a kind and a name that are one URL path segment."""
+    group = as_str(reference.get("apiGroup"))
+    if group == "":
+        yield path + ("apiGroup",), f"{what} apiGroup is empty (leave it out for the core group)"
+    elif group is not None and dns1123_subdomain_problem(group):
+        yield path + ("apiGroup",), f"{what} apiGroup {group!r} {dns1123_subdomain_problem(group)}"
+    for key in ("kind", "name"):
+        text = as_str(reference.get(key)) or ""
+        problem = "is required" if not text else _segment_problem(text)
+        if problem:
+            yield path + (key,), f"{what} {key} {text!r} {problem}" if text else f"{what} {key} {problem}"
+
+
 def _backend_problems(backend: dict, path: tuple):
     service, resource = backend.get("service"), backend.get("resource")
     if service is not None and resource is not None:
         yield path, "names both a service and a resource (one backend)"
     elif isinstance(resource, dict):
-        group = as_str(resource.get("apiGroup"))
-        if group is not None and dns1123_subdomain_problem(group):
-            yield path + ("resource", "apiGroup"), f"resource apiGroup {group!r} {dns1123_subdomain_problem(group)}"
-        for key in ("kind", "name"):
-            text = as_str(resource.get(key)) or ""
-            problem = "is required" if not text else _segment_problem(text)
-            if problem:
-                yield path + ("resource", key), f"resource {key} {text!r} {problem}" if text else \
-                    f"resource {key} {problem}"
+        yield from reference_problems(resource, path + ("resource",), "resource")
     elif isinstance(service, dict):
         name = as_str(service.get("name")) or ""
         problem = "is required" if not name else dns1123_label_problem(name)
