@@ -354,6 +354,39 @@ def test_a_storage_class_that_is_not_a_dns_subdomain_fails_at_the_schema(storage
     assert "/cache/storageClass" in message
 
 
+@pytest.mark.parametrize(("storage_class", "written"), [("-", ""), ("nfs-static", "nfs-static")])
+def test_a_claim_binds_the_pre_made_volume_cache_volume_name_names(storage_class, written, tmp_path):
+    rendered = render({"cache": {"storageClass": storage_class, "volumeName": "model-cache-nfs"}})
+    pvc = rendered.one("PersistentVolumeClaim")
+    assert pvc["spec"] == {"accessModes": ["ReadWriteMany"], "storageClassName": written,
+                           "volumeName": "model-cache-nfs", "resources": {"requests": {"storage": "200Gi"}}}
+    # Beside a volume of that class, dgdlint's binding rules find nothing to say.
+    from dgdlint.engine import check_texts
+
+    volume = (f"apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: model-cache-nfs\nspec:\n"
+              f"  capacity:\n    storage: 200Gi\n  accessModes: [ReadWriteMany]\n  storageClassName: \"{written}\"\n"
+              "  nfs:\n    server: nfs.example.com\n    path: /exports/model-cache\n")
+    import yaml
+
+    claim = yaml.safe_dump(pvc)
+    found = check_texts({"claim.yaml": claim, "volume.yaml": volume}).findings
+    assert not [f for f in found if f.rule.startswith("claim-volume")], found
+
+
+@pytest.mark.parametrize(("cache", "says"), [
+    ({"volumeName": "model-cache-nfs"}, "set cache.storageClass to the volume's class"),  # the default class
+    ({"volumeName": "model-cache-nfs", "storageClass": "-", "create": False, "name": "mine"},
+     "the existing claim already names its volume"),
+])
+def test_a_volume_name_needs_a_class_and_a_created_claim(cache, says):
+    assert says in render_error({"cache": cache})
+
+
+@pytest.mark.parametrize("volume_name", ["Model-Cache", "a b", "pv\n  storageClassName: x"])
+def test_a_volume_name_that_is_not_a_dns_subdomain_fails_at_the_schema(volume_name):
+    assert "/cache/volumeName" in render_error({"cache": {"storageClass": "-", "volumeName": volume_name}})
+
+
 def test_user_annotations_cannot_drop_the_keep_policy_of_the_claim():
     pvc = render({"annotations": {"helm.sh/resource-policy": "delete", "team": "ml"}}).one("PersistentVolumeClaim")
     assert pvc["metadata"]["annotations"]["helm.sh/resource-policy"] == "keep"
