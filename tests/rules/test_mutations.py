@@ -310,6 +310,8 @@ MUTANTS = [
      "claim-volume-mismatch"),  # volumes that name each other checked
     ("rules/claim_binding.py", "(not uid or uid == as_str(", "(True or uid == as_str(",
      "claim-volume-mismatch"),  # a claimRef's uid ignored
+    ("rules/claim_binding.py", "elif first_reserved.setdefault(id(claim), volume) is not volume:", "elif False:",
+     "claim-volume-mismatch"),  # two volumes reserved for one claim taken
     ("rules/claim_binding.py", "if first is not claim and _claim_ref(volume) is None:", "if False:",
      "claim-volume-mismatch"),  # a volume named by two claims taken
     ("rules/claim_binding.py", 'get("volumeName")) == volume.name:', 'get("volumeName")) == "":',

@@ -195,10 +195,10 @@ def _ref_text(ref: dict) -> str:
     or is named by another claim first. A volume reserved for a claim by claimRef is used for it only when
     large enough, of its volume mode and attributes class and with its access modes, and never when the
     claimRef names no namespace (claims live in one) or a uid other than the claim's; the claim then gets
-    another volume, a new one, or none. When each names the other, the controller binds them without these
-    checks. A claim written as already bound (the controller's bind-completed annotation, as exported from
-    a cluster) is synced by other rules and left alone; a claim that writes no storage class is
-    claim-volume-default-class's.""",
+    another volume, a new one, or none. Of two volumes reserved for one claim, one stays unused. When each
+    names the other, the controller binds them without these checks. A claim written as already bound
+    (the controller's bind-completed annotation, as exported from a cluster) is synced by other rules and
+    left alone; a claim that writes no storage class is claim-volume-default-class's.""",
     remediation="Write the claim and its volume to agree: the same storage class (storageClassName: \"\" on "
                 "both for a volume without one), a capacity at least the request, the access modes the claim "
                 "asks for, and a claimRef with the claim's name and namespace.",
@@ -235,6 +235,7 @@ def claim_volume_mismatch(model: Model):
 
 def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_class: bool):
     claims = _claims(model)
+    first_reserved: dict[int, KObject] = {}  # a claim that names no volume (by id) -> the first volume reserved for it
     for volume in volumes.values():
         ref = _claim_ref(volume)
         if ref is None or not as_str(ref.get("name")):
@@ -260,6 +261,12 @@ def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_cl
                       "(a claim gets a new uid when created), so the controller takes its claim for deleted and "
                       f"releases the volume to its reclaim policy, {policy}",
                       related=[claim.location(("metadata",), claim.label)])
+        elif first_reserved.setdefault(id(claim), volume) is not volume:
+            first = first_reserved[id(claim)]
+            yield Hit(volume, where, f"{volume.label} and {first.label} are both reserved for {claim.label} by their "
+                      "claimRefs: the claim binds one of them (the first the controller finds that fits), and the "
+                      "other stays reserved for a claim that has its volume",
+                      related=[first.location(where, f"{first.label}'s claimRef")])
         else:
             for field, problem in fit_problems(claim, volume, attributes_class, named=False):
                 yield Hit(volume, where, f"{what}: {problem}",
