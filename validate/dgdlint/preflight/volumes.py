@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dgdlint.model import KObject, as_map, as_str
 from dgdlint.rules.claim_binding import (
-    DEFAULT_CLASS,
     UNSET,
     claim_class,
     fit_problems,
+    marked_default,
     named_volume_problems,
     volume_class,
 )
@@ -23,8 +23,7 @@ from dgdlint.rules.claim_binding import (
 def cluster_default_class(classes: dict[str, dict]) -> str | None:
     """The class the DefaultStorageClass plugin writes into a claim without one: of the classes marked
     default, the newest (by creation time; by name among equals), or None when none is marked."""
-    marked = [c for c in classes.values() if any((c["metadata"].get("annotations") or {}).get(key) == "true"
-                                                  for key in DEFAULT_CLASS)]
+    marked = [c for c in classes.values() if marked_default(c["metadata"].get("annotations") or {})]
     if not marked:
         return None
     marked.sort(key=lambda c: c["metadata"]["name"])

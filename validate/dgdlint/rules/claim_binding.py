@@ -42,11 +42,15 @@ def volume_class(volume: KObject) -> str:
     return as_str(as_map(volume.value.get("spec")).get("storageClassName")) or ""
 
 
+def marked_default(annotations: dict) -> bool:
+    """A StorageClass marked as the default, by either annotation (written "true" exactly)."""
+    return any(annotations.get(key) == "true" for key in DEFAULT_CLASS)
+
+
 def default_classes(model: Model) -> list[str]:
     """The StorageClasses of the set marked as the default (the plugin takes the newest of several)."""
     return sorted(obj.name for obj in model.objects
-                  if obj.kind == "StorageClass" and obj.group == "storage.k8s.io"
-                  and any(obj.annotations.get(key) == "true" for key in DEFAULT_CLASS))
+                  if obj.kind == "StorageClass" and obj.group == "storage.k8s.io" and marked_default(obj.annotations))
 
 
 def _mode(spec: dict) -> str:
@@ -72,22 +76,16 @@ def _names(ref: dict, claim: KObject) -> bool:
 def _size_problem(claim_spec: dict, volume_spec: dict, whole_bytes: bool) -> str | None:
     """The volume holds less than the claim requests. Naming a volume, the controller compares whole bytes
     (a quantity's value rounded up); matching a reserved one, the exact quantities."""
-    requested = go_quantity(as_map(as_map(claim_spec.get("resources")).get("requests")).get("storage"))
-    held = go_quantity(as_map(volume_spec.get("capacity")).get("storage"))
+    requested_text = as_map(as_map(claim_spec.get("resources")).get("requests")).get("storage")
+    held_text = as_map(volume_spec.get("capacity")).get("storage")
+    requested, held = go_quantity(requested_text), go_quantity(held_text)
     if requested is None or held is None or not requested.is_finite() or not held.is_finite():
         return None  # claim-spec-invalid and the volume's own checks say what is wrong with them
     if whole_bytes:
         requested, held = (value.to_integral_value(rounding=ROUND_CEILING) for value in (requested, held))
     if held < requested:
-        return (f"the claim requests {_text(claim_spec, 'requests')} of storage and the volume holds "
-                f"{_text(volume_spec, 'capacity')}")
+        return f"the claim requests {requested_text!s} of storage and the volume holds {held_text!s}"
     return None
-
-
-def _text(spec: dict, where: str) -> str:
-    values = as_map(as_map(spec.get("resources")).get("requests")) if where == "requests" else \
-        as_map(spec.get("capacity"))
-    return str(values.get("storage"))
 
 
 def fit_problems(claim: KObject, volume: KObject, attributes_class: bool, named: bool):
@@ -123,16 +121,20 @@ _CLAIM_FIELD = {"storage": ("spec", "resources", "requests", "storage")}
 _VOLUME_FIELD = {"storage": ("spec", "capacity", "storage")}
 
 
-def _claim_path(claim: KObject, field: str) -> tuple:
-    if field == "storageClassName" and BETA_CLASS in claim.annotations:
+def _field_path(obj: KObject, field: str, paths: dict) -> tuple:
+    """Where a field of fit_problems is written in a claim (`paths` _CLAIM_FIELD) or a volume (_VOLUME_FIELD):
+    a class in the beta annotation when that is there, which is read first."""
+    if field == "storageClassName" and BETA_CLASS in obj.annotations:
         return ("metadata", "annotations", BETA_CLASS)
-    return _CLAIM_FIELD.get(field, ("spec", field))
+    return paths.get(field, ("spec", field))
+
+
+def _claim_path(claim: KObject, field: str) -> tuple:
+    return _field_path(claim, field, _CLAIM_FIELD)
 
 
 def _volume_path(volume: KObject, field: str) -> tuple:
-    if field == "storageClassName" and BETA_CLASS in volume.annotations:
-        return ("metadata", "annotations", BETA_CLASS)
-    return _VOLUME_FIELD.get(field, ("spec", field))
+    return _field_path(volume, field, _VOLUME_FIELD)
 
 
 def named_volume_problems(claim: KObject, volume: KObject, attributes_class: bool, defaults: list[str],
