@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 
 import pytest
 from chart_support import CHART, VALUES_DIR
@@ -229,3 +230,29 @@ def test_a_claim_without_a_class_needs_an_available_volume_without_one(control_p
     free = storage_line(control_plane, namespace, path, capsys)
     assert free["status"] == "ok" and f"nfs-{namespace}-free" in free["detail"]
     assert not any(f"nfs-{namespace}-{name}" in free["detail"] for name in ("pending", "classed", "small"))
+
+
+def test_a_claim_without_a_class_is_given_the_newest_default_class(control_plane, namespace, tmp_path, capsys):
+    """The DefaultStorageClass plugin reads either annotation (the GA one or the beta one) and, of several
+    classes marked default, writes in the newest. Classes are cluster-wide: they are deleted afterwards, as
+    a default class would reach other tests' claims."""
+    older, newer = f"older-default-{namespace}", f"newer-default-{namespace}"
+    made = []
+    try:
+        for name, annotation in ((older, "storageclass.kubernetes.io/is-default-class"),
+                                 (newer, "storageclass.beta.kubernetes.io/is-default-class")):
+            create(control_plane, "/apis/storage.k8s.io/v1/storageclasses", {
+                "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+                "metadata": {"name": name, "annotations": {annotation: "true"}}, "provisioner": "nfs.csi.k8s.io"})
+            made.append(name)
+            time.sleep(1.1)  # creation times are kept to the second
+        line = storage_line(control_plane, namespace, claim_file(tmp_path, None, None), capsys)
+        assert line["status"] == "ok" and f"created with storage class {newer} " in line["detail"], line
+        # The server agrees: a claim without a class is stored with the newer one.
+        stored = create(control_plane, f"/api/v1/namespaces/{namespace}/persistentvolumeclaims?dryRun=All", {
+            "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "model-cache"},
+            "spec": {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "200Gi"}}}})
+        assert stored["spec"]["storageClassName"] == newer
+    finally:
+        for name in made:
+            control_plane.request("DELETE", f"/apis/storage.k8s.io/v1/storageclasses/{name}")

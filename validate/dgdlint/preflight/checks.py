@@ -6,12 +6,11 @@ from collections.abc import Iterable
 
 from dgdlint.preflight.needs import claim_pods, gpu_demand, needed_secrets, priority_class_names, pull_secret_names
 from dgdlint.preflight.report import Report
-from dgdlint.preflight.volumes import check_volume_binding, claim_object
+from dgdlint.preflight.volumes import check_volume_binding, claim_object, cluster_default_class
 from dgdlint.quantity import parse_quantity
 
 DGD_CRD = "dynamographdeployments.nvidia.com"
 GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"
-DEFAULT_CLASS = "storageclass.kubernetes.io/is-default-class"
 SHARED_ACCESS = {"ReadWriteMany", "ReadOnlyMany"}
 PULL_SECRET_TYPE = "kubernetes.io/dockerconfigjson"
 
@@ -138,9 +137,8 @@ def check_storage(report: Report, cluster, plan, namespace: str, release: str) -
         written = claim_object(plan, name, claim.namespace)
         if written is not None and check_volume_binding(report, cluster, plan, written, classes):
             continue
-        wanted = claim.storage_class or next((n for n, c in classes.items()
-                                              if (c["metadata"].get("annotations") or {}).get(DEFAULT_CLASS) == "true"),
-                                             None)
+        # No class written: the DefaultStorageClass plugin writes the cluster's default in on create.
+        wanted = claim.storage_class or cluster_default_class(classes)
         if wanted is None:
             report.add("storage", "error", name, f"names no storage class and the cluster has no default one ({modes})")
         elif wanted not in classes:
