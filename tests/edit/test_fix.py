@@ -27,6 +27,8 @@ AMBIGUOUS = {
     "streaming-timeout-mismatch/fail/worker-one-second-longer.yaml",  # two timeouts
     "streaming-timeout-mismatch/fail/worker-one-second-shorter.yaml",  # two timeouts
     "streaming-timeout-mismatch/fail/worker-fraction-longer.yaml",  # two timeouts
+    "ngc-api-key-literal/fail/no-secret-named-anywhere.yaml",  # a Secret only a person can name
+    "ngc-api-key-literal/fail/two-secrets-named.yaml",  # two Secrets
 }
 
 
@@ -233,3 +235,62 @@ def test_a_claim_gets_its_volume_s_class_before_its_volume_name_with_the_comment
     assert code == 0 and 'storageClassName "" (PersistentVolume model-cache-nfs has no class)' in err
     expected = text.replace("  # the NFS export\n", '  storageClassName: ""\n  # the NFS export\n')
     assert target.read_text() == expected
+
+
+KEY = RULES / "ngc-api-key-literal" / "fail"
+SECRET_VALUE = "nvapi-FixtureOnly-0000-not-a-real-key-9f8e7d6c5b4a"
+
+
+def test_a_literal_key_is_taken_from_the_secret_the_set_ships_and_never_shown(capsys, tmp_path):
+    """No entry names a Secret for the key, but the set ships one holding it: that is the one answer."""
+    target = tmp_path / "key.yaml"
+    text = (KEY / "no-secret-named-anywhere.yaml").read_text().replace(
+        "          value: nvapi-FixtureOnly-0000-not-a-real-key-9f8e7d6c5b4a\n",
+        "          value: nvapi-FixtureOnly-0000-not-a-real-key-9f8e7d6c5b4a  # pasted from NGC\n")
+    target.write_text("apiVersion: v1\nkind: Secret\nmetadata:\n  name: nim-keys\ntype: Opaque\n"
+                      "data:\n  NGC_API_KEY: bm90LWEta2V5\n---\n" + text)
+    code, out, err = run(capsys, "fix", "--diff", str(target))
+    assert code == 0 and SECRET_VALUE not in err and "NGC_API_KEY from Secret nim-keys, key NGC_API_KEY, its literal " \
+        "value removed from the file (rotate the key: it stays in the file's history)" in err
+    added = [line[1:] for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert added == ["          valueFrom:", "            secretKeyRef:", "              name: nim-keys",
+                     "              key: NGC_API_KEY"]
+    original = target.read_text()
+    code, _, err = run(capsys, "fix", str(target))
+    # Only the entry changes: the literal (and the comment on its line) gives way to the reference.
+    assert code == 0 and target.read_text() == original.replace(
+        f"          value: {SECRET_VALUE}  # pasted from NGC\n",
+        "          valueFrom:\n            secretKeyRef:\n              name: nim-keys\n"
+        "              key: NGC_API_KEY\n")
+    assert not [f for f in check_paths([str(target)]).findings if f.rule == "ngc-api-key-literal"]
+
+
+def test_a_literal_beside_the_entry_s_own_secret_keeps_that_secret(capsys, tmp_path):
+    target = tmp_path / "key.yaml"
+    shutil.copy(KEY / "literal-beside-secret-key-ref.yaml", target)
+    code, _, err = run(capsys, "fix", str(target))
+    fixed = target.read_text()
+    assert code == 0 and "from Secret ngc-worker-secret, key api-key" in err and SECRET_VALUE not in fixed + err
+    assert "          valueFrom:\n            secretKeyRef:\n              name: ngc-worker-secret\n" \
+           "              key: api-key\n" in fixed
+
+
+def test_an_ambiguous_key_is_left_and_its_value_never_shown(capsys, tmp_path):
+    target = tmp_path / "key.yaml"
+    shutil.copy(KEY / "two-secrets-named.yaml", target)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and SECRET_VALUE not in err and target.read_text() == (KEY / "two-secrets-named.yaml").read_text()
+    assert "which Secret holds NGC_API_KEY is yours to choose: the set names ngc-api-secret (key NGC_API_KEY) and " \
+           "ngc-download-secret (key NGC_API_KEY) [ngc-api-key-literal] [fix-ambiguous]" in err
+
+
+def test_a_key_written_as_a_string_item_is_left_for_a_person(capsys, tmp_path):
+    """`- NGC_API_KEY=...` is no entry with a name and a value to rewrite (the schema refuses it too)."""
+    target = tmp_path / "key.yaml"
+    text = (KEY / "worker-key-literal.yaml").read_text().replace(
+        f"        - name: NGC_API_KEY\n          value: {SECRET_VALUE}\n", f"        - NGC_API_KEY={SECRET_VALUE}\n")
+    target.write_text(text)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and target.read_text() == text and SECRET_VALUE not in err
+    assert "NGC_API_KEY is written as a string item; replace it by an entry with valueFrom.secretKeyRef by hand " \
+           "[ngc-api-key-literal] [fix-ambiguous]" in err

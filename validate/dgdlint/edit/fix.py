@@ -1,9 +1,10 @@
 """`dgdlint fix`: the repairs with one right answer, applied to the user's files through the round trip.
 
-Fixers (edit/fixers.py) read the model and propose plans: set an env var in a container, or add a flag
-after a word of its command. This module applies them to the ruamel trees of the files the objects came
-from. A plan that cannot be applied without a choice (a value from a Secret, a flag inside a script where
-its place is not clear) becomes a note instead of an edit."""
+Fixers (edit/fixers.py) read the model and propose plans: set an env var in a container, take one from a
+Secret, set a field, or add a flag after a word of its command. This module applies them to the ruamel
+trees of the files the objects came from. A plan that cannot be applied without a choice (an env var whose
+value comes from a Secret, a flag inside a script where its place is not clear) becomes a note instead of
+an edit."""
 
 from __future__ import annotations
 
@@ -51,6 +52,19 @@ class SetField:
     value: str
     why: str
     before: str = ""
+
+
+@dataclass
+class FromSecret:
+    """Make the env entry at `path` take its value from key `key` of Secret `secret`, in place of its literal
+    value or other source."""
+
+    rule: str
+    obj: KObject
+    path: tuple
+    secret: str
+    key: str
+    why: str
 
 
 @dataclass
@@ -182,4 +196,18 @@ def _set_field(document: EditableDocument, plan: SetField) -> bool | str:
     return True
 
 
-_APPLY.update({SetEnv: _set_env, AddFlag: _add_flag, SetField: _set_field})
+def _from_secret(document: EditableDocument, plan: FromSecret) -> bool | str:
+    item = _node(document, plan.obj.base + plan.path)
+    if not isinstance(item, CommentedMap):
+        return "the entry is not a mapping; write its valueFrom by hand"
+    source = CommentedMap([("secretKeyRef", CommentedMap([("name", plan.secret), ("key", plan.key)]))])
+    keys = list(item)
+    place = keys.index("value") if "value" in item else keys.index("valueFrom") if "valueFrom" in item else len(keys)
+    for key in ("value", "valueFrom"):
+        if key in item:
+            del item[key]  # the literal (never shown) and any other source go; their comments with them
+    item.insert(place, "valueFrom", source)
+    return True
+
+
+_APPLY.update({SetEnv: _set_env, AddFlag: _add_flag, SetField: _set_field, FromSecret: _from_secret})

@@ -15,13 +15,14 @@ from dgdlint.cosmos import (
     support_matrix,
     timeout_seconds,
 )
-from dgdlint.edit.fix import AddFlag, Ambiguous, SetEnv, SetField
-from dgdlint.model import Model
+from dgdlint.edit.fix import AddFlag, Ambiguous, FromSecret, SetEnv, SetField
+from dgdlint.model import Model, as_map, as_str
 from dgdlint.rules.claim_binding import claims_left_to_the_default_class, volume_class
 
 ENDPOINT = "NIM_DYNAMO_STREAMING_ENDPOINT"
 TIMEOUT = "NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S"
 DRIVER_CAPABILITIES = "NVIDIA_DRIVER_CAPABILITIES"
+NGC_KEY = "NGC_API_KEY"
 
 
 def _streaming_graphs(model: Model):
@@ -149,6 +150,55 @@ def fix_claim_default_class(model: Model):
                        f'{claim.label}: storageClassName "" ({volume.label} has no class)', before="volumeName")
 
 
+def _key_sources(model: Model) -> dict[str, set[tuple[str, str]]]:
+    """{namespace: {(Secret, key)}}: where the set keeps the NGC key, by the secretKeyRefs its env entries
+    name and the Secrets it ships holding the key."""
+    found: dict[str, set[tuple[str, str]]] = {}
+    for _who, container, entry in model.declared_env():
+        ref = as_map(as_map(entry.value_from).get("secretKeyRef"))
+        if entry.name == NGC_KEY and as_str(ref.get("name")) and as_str(ref.get("key")):
+            found.setdefault(container.obj.namespace, set()).add((as_str(ref["name"]), as_str(ref["key"])))
+    for obj in model.objects:
+        if obj.kind == "Secret" and obj.group == "" and any(NGC_KEY in as_map(obj.value.get(field))
+                                                            for field in ("data", "stringData")):
+            found.setdefault(obj.namespace, set()).add((obj.name, NGC_KEY))
+    return found
+
+
+def fix_ngc_api_key(model: Model):
+    """The key comes from the one Secret the set keeps it in (in the object's namespace); an entry that
+    names a Secret beside a literal value keeps its Secret. The value itself is never shown."""
+    rule = "ngc-api-key-literal"
+    sources = _key_sources(model)
+    for who, container, entry in model.declared_env():
+        source = as_map(entry.value_from)
+        ref = as_map(source.get("secretKeyRef"))
+        if entry.name != NGC_KEY or (ref and not entry.written):
+            continue
+        own = (as_str(ref.get("name")), as_str(ref.get("key")))
+        choices = {own} if all(own) else sources.get(container.obj.namespace, set())
+        if len(choices) != 1:
+            named = " and ".join(f"{secret} (key {key})" for secret, key in sorted(choices))
+            yield Ambiguous(rule, container.obj, entry.path, f"{who}: which Secret holds {NGC_KEY} is yours to "
+                            f"choose: the set names {named or 'none in its namespace'}")
+            continue
+        secret, key = next(iter(choices))
+        if entry.written:
+            done = "its literal value removed from the file (rotate the key: it stays in the file's history)"
+        elif not source:
+            done = "in place of its empty value"
+        else:
+            done = f"in place of its {next(iter(source))}"
+        yield FromSecret(rule, container.obj, entry.path, secret, key,
+                         f"{who}: {NGC_KEY} from Secret {secret}, key {key}, {done}")
+    for owner, container, _pod in model.all_containers():  # `- NGC_API_KEY=...`: no entry to rewrite
+        for path, raw in container.env_lists:
+            for index, item in enumerate(raw):
+                if isinstance(item, str) and item.split("=", 1)[0].strip() == NGC_KEY:
+                    yield Ambiguous(rule, container.obj, path + (index,), f"{owner.label}: {NGC_KEY} is written "
+                                    "as a string item; replace it by an entry with valueFrom.secretKeyRef by hand")
+
+
 # rule name -> fixer; a rule is fixable exactly when it is here.
 FIXERS: dict[str, Callable[[Model], object]] = {
     "edge-dflash-enabled": fix_edge_dflash,
@@ -158,6 +208,7 @@ FIXERS: dict[str, Callable[[Model], object]] = {
     "multimodal-flag-missing": fix_multimodal_flag,
     "video-driver-capability-missing": fix_driver_capabilities,
     "claim-volume-default-class": fix_claim_default_class,
+    "ngc-api-key-literal": fix_ngc_api_key,
 }
 
 

@@ -54,8 +54,9 @@ EDIT_NOTES = {
                                  "sidecar; an info when only its container name changes."),
     "fixed": ("fix", "info", "A finding repaired; the rule it repairs is named in brackets before the code."),
     "fix-ambiguous": ("fix", "warning",
-                      "A finding with more than one answer (two endpoints, a value from a Secret, a flag whose "
-                      "place in a script is not clear) is reported and left for a person."),
+                      "A finding with more than one answer (two endpoints, a value from a Secret, a key "
+                      "whose Secret the set does not name once, a flag whose place in a script is not "
+                      "clear) is reported and left for a person."),
 }
 
 

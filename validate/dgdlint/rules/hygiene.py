@@ -75,6 +75,10 @@ _SECRET_ENV = ("NGC_API_KEY",)
     remediation="Use `valueFrom: {secretKeyRef: {name: ngc-api-secret, key: NGC_API_KEY}}` and rotate the "
                 "exposed key.",
     reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
+    fixable="""Takes the key from the one Secret the set keeps it in (in the object's namespace: the Secret other
+    NGC_API_KEY entries name, or a Secret the set ships holding the key), or from the entry's own
+    secretKeyRef written beside a literal, and removes the literal value without showing it. With no
+    such Secret, or more than one, it reports the entry and leaves it.""",
 )
 def ngc_api_key_literal(model: Model):
     for where, container, entry in model.declared_env():
