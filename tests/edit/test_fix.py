@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import copy
+import json
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -29,6 +31,7 @@ AMBIGUOUS = {
     "streaming-timeout-mismatch/fail/worker-fraction-longer.yaml",  # two timeouts
     "ngc-api-key-literal/fail/no-secret-named-anywhere.yaml",  # a Secret only a person can name
     "ngc-api-key-literal/fail/two-secrets-named.yaml",  # two Secrets
+    "image-pull-secret-missing/fail/no-pull-secret-anywhere.yaml",  # a Secret only a person can name
 }
 
 
@@ -294,3 +297,36 @@ def test_a_key_written_as_a_string_item_is_left_for_a_person(capsys, tmp_path):
     assert code == 0 and target.read_text() == text and SECRET_VALUE not in err
     assert "NGC_API_KEY is written as a string item; replace it by an entry with valueFrom.secretKeyRef by hand " \
            "[ngc-api-key-literal] [fix-ambiguous]" in err
+
+
+PULL = RULES / "image-pull-secret-missing" / "fail" / "no-pull-secret-anywhere.yaml"
+
+
+def _pull_secret(name: str, host: str, encoded: bool) -> str:
+    config = json.dumps({"auths": {host: {"auth": base64.b64encode(b"$oauthtoken:x").decode()}}})
+    data = f"data:\n  .dockerconfigjson: {base64.b64encode(config.encode()).decode()}\n" if encoded else \
+        f"stringData:\n  .dockerconfigjson: '{config}'\n"
+    return f"apiVersion: v1\nkind: Secret\nmetadata:\n  name: {name}\ntype: kubernetes.io/dockerconfigjson\n{data}---\n"
+
+
+@pytest.mark.parametrize("encoded", [True, False], ids=["data", "stringData"])
+def test_a_job_gets_the_pull_secret_for_nvcr_the_set_ships(capsys, tmp_path, encoded):
+    """A pull Secret for another registry is no candidate; the one whose docker config names nvcr.io is."""
+    target = tmp_path / "pull.yaml"
+    target.write_text(_pull_secret("hub-pull", "https://index.docker.io/v1/", encoded)
+                      + _pull_secret("ngc-pull", "https://nvcr.io", encoded) + PULL.read_text())
+    code, out, err = run(capsys, "fix", "--diff", str(target))
+    assert code == 0 and "Job cosmos3-reasoner-download: imagePullSecrets [ngc-pull], the pull secret for nvcr.io " \
+        "the set uses [image-pull-secret-missing] [fixed]" in err
+    added = [line[1:] for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert added == ["      imagePullSecrets:", "        - name: ngc-pull"]
+
+
+def test_two_pull_secrets_for_nvcr_are_a_choice_left_to_a_person(capsys, tmp_path):
+    target = tmp_path / "pull.yaml"
+    text = _pull_secret("ngc-a", "nvcr.io", True) + _pull_secret("ngc-b", "nvcr.io/nim", False) + PULL.read_text()
+    target.write_text(text)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and target.read_text() == text
+    assert "which pull secret for nvcr.io it needs is yours to choose: the set names ngc-a and ngc-b" in err
+

@@ -43,13 +43,14 @@ class AddFlag:
 
 @dataclass
 class SetField:
-    """Write `key: value` into the mapping at `path` of an object, before `before` when that key is there."""
+    """Write `key: value` into the mapping at `path` of an object, before `before` when that key is there.
+    The value is a string, or a list of mappings of strings."""
 
     rule: str
     obj: KObject
     path: tuple
     key: str
-    value: str
+    value: str | list
     why: str
     before: str = ""
 
@@ -182,11 +183,17 @@ def _add_flag(document: EditableDocument, plan: AddFlag) -> bool | str:
     return True
 
 
+def _value(value: str | list):
+    if isinstance(value, list):
+        return CommentedSeq([CommentedMap((key, _string(text)) for key, text in item.items()) for item in value])
+    return _string(value)
+
+
 def _set_field(document: EditableDocument, plan: SetField) -> bool | str:
     holder = _node(document, plan.obj.base + plan.path)
     if not isinstance(holder, CommentedMap):
         return f"{'.'.join(map(str, plan.path))} is not a mapping; write {plan.key} by hand"
-    value = _string(plan.value)
+    value = _value(plan.value)
     if plan.key in holder:
         holder[plan.key] = value
     elif plan.before in holder:

@@ -4,6 +4,8 @@ Secret) yields an Ambiguous plan, which `fix` reports and leaves."""
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Callable
 
 from dgdlint.cosmos import (
@@ -18,11 +20,13 @@ from dgdlint.cosmos import (
 from dgdlint.edit.fix import AddFlag, Ambiguous, FromSecret, SetEnv, SetField
 from dgdlint.model import Model, as_map, as_str
 from dgdlint.rules.claim_binding import claims_left_to_the_default_class, volume_class
+from dgdlint.rules.hygiene import NIM_REGISTRY, image_pull_secret_missing
 
 ENDPOINT = "NIM_DYNAMO_STREAMING_ENDPOINT"
 TIMEOUT = "NIM_DYNAMO_STREAMING_REQUEST_TIMEOUT_S"
 DRIVER_CAPABILITIES = "NVIDIA_DRIVER_CAPABILITIES"
 NGC_KEY = "NGC_API_KEY"
+NGC_REGISTRY = "nvcr.io"
 
 
 def _streaming_graphs(model: Model):
@@ -199,6 +203,56 @@ def fix_ngc_api_key(model: Model):
                                     "as a string item; replace it by an entry with valueFrom.secretKeyRef by hand")
 
 
+def _registry_hosts(secret) -> set[str]:
+    """The registry hosts a pull Secret holds credentials for (its docker config's keys, without scheme or
+    path); empty when it is no pull Secret or does not decode."""
+    kind = as_str(secret.value.get("type"))
+    entry = {"kubernetes.io/dockerconfigjson": ".dockerconfigjson", "kubernetes.io/dockercfg": ".dockercfg"}.get(kind)
+    if entry is None:
+        return set()
+    text = as_str(as_map(secret.value.get("stringData")).get(entry))
+    try:
+        if text is None:
+            text = base64.b64decode(as_str(as_map(secret.value.get("data")).get(entry)) or "", validate=True).decode()
+        config = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return set()
+    hosts = as_map(as_map(config).get("auths")) if kind.endswith("json") else as_map(config)
+    return {str(host).split("://", 1)[-1].split("/", 1)[0] for host in hosts}
+
+
+def _pull_secret_sources(model: Model) -> dict[str, set[str]]:
+    """{namespace: {Secret}}: the pull secrets of the set's pods that pull NIM images, and the pull Secrets
+    for nvcr.io it ships."""
+    found: dict[str, set[str]] = {}
+    for _owner, container, pod in model.all_containers():
+        if container.image and container.image.startswith(NIM_REGISTRY):
+            found.setdefault(container.obj.namespace, set()).update(pod.image_pull_secrets)
+    for obj in model.objects:
+        if obj.kind == "Secret" and obj.group == "" and NGC_REGISTRY in _registry_hosts(obj):
+            found.setdefault(obj.namespace, set()).add(obj.name)
+    return found
+
+
+def fix_pull_secret(model: Model):
+    """The pod lists the one pull secret for nvcr.io the set uses in its namespace."""
+    rule = "image-pull-secret-missing"
+    sources = _pull_secret_sources(model)
+    pods = {(id(w.obj), w.pod.path): (w.label, w.pod) for w in model.workloads}
+    pods.update({(id(g.obj), c.path): (c.label, c.pod) for g in model.graphs for c in g.components})
+    for hit in image_pull_secret_missing(model):
+        label, pod = pods.get((id(hit.obj), hit.path), (hit.obj.label, None))
+        choices = sources.get(hit.obj.namespace, set())
+        if pod is None or len(choices) != 1:
+            named = " and ".join(sorted(choices)) or "none in its namespace"
+            yield Ambiguous(rule, hit.obj, hit.path, f"{label}: which pull secret for {NGC_REGISTRY} it needs is yours "
+                                                     f"to choose: the set names {named}")
+            continue
+        name = next(iter(choices))
+        yield SetField(rule, hit.obj, pod.path, "imagePullSecrets", [{"name": name}],
+                       f"{label}: imagePullSecrets [{name}], the pull secret for {NGC_REGISTRY} the set uses")
+
+
 # rule name -> fixer; a rule is fixable exactly when it is here.
 FIXERS: dict[str, Callable[[Model], object]] = {
     "edge-dflash-enabled": fix_edge_dflash,
@@ -209,6 +263,7 @@ FIXERS: dict[str, Callable[[Model], object]] = {
     "video-driver-capability-missing": fix_driver_capabilities,
     "claim-volume-default-class": fix_claim_default_class,
     "ngc-api-key-literal": fix_ngc_api_key,
+    "image-pull-secret-missing": fix_pull_secret,
 }
 
 

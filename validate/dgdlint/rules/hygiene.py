@@ -118,6 +118,9 @@ NIM_REGISTRY = "nvcr.io/nim/"  # NIM images need NGC credentials; public nvcr.io
     remediation="Add `imagePullSecrets: [{name: ngc-registry-secret}]` to the pod spec, or name a service "
                 "account that carries it.",
     reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
+    fixable="""Lists the one pull secret for nvcr.io the set uses in the pod's namespace: the one its other pods
+    that pull NIM images list, or a pull Secret it ships whose docker config names nvcr.io. With none, or
+    more than one, it reports the pod and leaves it.""",
 )
 def image_pull_secret_missing(model: Model):
     for workload in model.workloads:
