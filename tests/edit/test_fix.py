@@ -32,6 +32,9 @@ AMBIGUOUS = {
     "ngc-api-key-literal/fail/no-secret-named-anywhere.yaml",  # a Secret only a person can name
     "ngc-api-key-literal/fail/two-secrets-named.yaml",  # two Secrets
     "image-pull-secret-missing/fail/no-pull-secret-anywhere.yaml",  # a Secret only a person can name
+    "duplicate-env/fail/graph-level-env-twice.yaml",  # two values
+    "duplicate-env/fail/name-three-times.yaml",  # three values
+    "duplicate-env/fail/worker-precision-appended.yaml",  # two precisions
 }
 
 
@@ -330,3 +333,23 @@ def test_two_pull_secrets_for_nvcr_are_a_choice_left_to_a_person(capsys, tmp_pat
     assert code == 0 and target.read_text() == text
     assert "which pull secret for nvcr.io it needs is yours to choose: the set names ngc-a and ngc-b" in err
 
+
+
+def test_a_repeated_entry_goes_with_its_comments_and_the_later_ones_keep_theirs(capsys, tmp_path):
+    case = RULES / "duplicate-env" / "fail" / "job-env-twice.yaml"
+    text = case.read_text()
+    repeat = "            - name: NIM_MODEL_TYPE\n              value: reasoner\n          resources:\n"
+    assert text.count(repeat) == 1
+    commented = text.replace(repeat, "            # pasted twice\n            - name: NIM_MODEL_TYPE\n"
+                                     "              value: reasoner  # again\n            # the last entry\n"
+                                     "            - name: EXTRA\n              value: \"1\"  # kept\n"
+                                     "          resources:\n")
+    target = tmp_path / "job.yaml"
+    target.write_text(commented)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and "the repeated NIM_MODEL_TYPE entries removed (each the same as the first)" in err
+    # Dropped, and said so at each line: the comment above the item and the one at the end of its value.
+    assert err.count("[edit-comment-dropped]") == 2 and ":52: warning" in err and ":53: warning" in err, err
+    assert target.read_text() == text.replace(repeat, "            # the last entry\n            - name: EXTRA\n"
+                                                      "              value: \"1\"  # kept\n          resources:\n")
+    assert not [f for f in check_paths([str(target)]).findings if f.rule == "duplicate-env"]

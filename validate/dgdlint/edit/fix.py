@@ -69,6 +69,17 @@ class FromSecret:
 
 
 @dataclass
+class DeleteItems:
+    """Take the items at `indexes` out of the list at `path` of an object (their comments go with them)."""
+
+    rule: str
+    obj: KObject
+    path: tuple
+    indexes: tuple[int, ...]
+    why: str
+
+
+@dataclass
 class Ambiguous:
     rule: str
     obj: KObject
@@ -106,7 +117,8 @@ def _string(value: str):
 
 def _line(plan) -> int:
     """Where a note points: the env entry (or the list it goes in), the command word, the finding's place."""
-    path = plan.container.env_path(plan.name) if isinstance(plan, SetEnv) else plan.path
+    path = plan.container.env_path(plan.name) if isinstance(plan, SetEnv) else \
+        plan.path + plan.indexes[:1] if isinstance(plan, DeleteItems) else plan.path
     return plan.obj.position(path)[0]
 
 
@@ -217,4 +229,19 @@ def _from_secret(document: EditableDocument, plan: FromSecret) -> bool | str:
     return True
 
 
-_APPLY.update({SetEnv: _set_env, AddFlag: _add_flag, SetField: _set_field, FromSecret: _from_secret})
+def _delete_items(document: EditableDocument, plan: DeleteItems) -> bool | str:
+    holder = _node(document, plan.obj.base + plan.path)
+    if not isinstance(holder, CommentedSeq) or not all(0 <= index < len(holder) for index in plan.indexes):
+        return f"{'.'.join(map(str, plan.path))} is not the list it was; edit it by hand"
+    table = document.table
+    for index in sorted(plan.indexes, reverse=True):
+        # Its comments stay in the table under a key no list has, so the run says they were dropped.
+        table.move(holder, index, holder, ("deleted", index))
+        del holder[index]
+        for position in range(index + 1, len(holder) + 1):
+            table.move(holder, position, holder, position - 1)
+    return True
+
+
+_APPLY.update({SetEnv: _set_env, AddFlag: _add_flag, SetField: _set_field, FromSecret: _from_secret,
+               DeleteItems: _delete_items})

@@ -17,7 +17,7 @@ from dgdlint.cosmos import (
     support_matrix,
     timeout_seconds,
 )
-from dgdlint.edit.fix import AddFlag, Ambiguous, FromSecret, SetEnv, SetField
+from dgdlint.edit.fix import AddFlag, Ambiguous, DeleteItems, FromSecret, SetEnv, SetField
 from dgdlint.model import Model, as_map, as_str
 from dgdlint.rules.claim_binding import claims_left_to_the_default_class, volume_class
 from dgdlint.rules.hygiene import NIM_REGISTRY, image_pull_secret_missing
@@ -253,6 +253,37 @@ def fix_pull_secret(model: Model):
                        f"{label}: imagePullSecrets [{name}], the pull secret for {NGC_REGISTRY} the set uses")
 
 
+def fix_duplicate_env(model: Model):
+    """A name repeated with the same entry each time: the repeats go (the first stays where it was). Entries
+    that differ are a choice for a person; their values are not shown."""
+    rule = "duplicate-env"
+    seen = set()
+    for owner, container, _pod in model.all_containers():
+        for path, raw in container.env_lists:
+            if (id(container.obj), path) in seen:
+                continue
+            seen.add((id(container.obj), path))
+            entries: dict[str, list[int]] = {}
+            for index, item in enumerate(raw):
+                if as_str(as_map(item).get("name")):
+                    entries.setdefault(as_str(item["name"]), []).append(index)
+            where = f"{container.obj.label} graph-level env" if len(path) == 2 and path[0] == "spec" \
+                else f"{owner.label}: env"
+            repeats = []
+            for name, indexes in entries.items():
+                if len(indexes) < 2:
+                    continue
+                if all(raw[index] == raw[indexes[0]] for index in indexes):
+                    repeats += indexes[1:]
+                else:
+                    yield Ambiguous(rule, container.obj, path + (indexes[1], "name"),
+                                    f"{where} {name}: its entries differ; which one is right is yours to choose")
+            if repeats:
+                names = ", ".join(sorted({as_str(raw[index]["name"]) for index in repeats}))
+                yield DeleteItems(rule, container.obj, path, tuple(sorted(repeats)),
+                                  f"{where}: the repeated {names} entries removed (each the same as the first)")
+
+
 # rule name -> fixer; a rule is fixable exactly when it is here.
 FIXERS: dict[str, Callable[[Model], object]] = {
     "edge-dflash-enabled": fix_edge_dflash,
@@ -264,6 +295,7 @@ FIXERS: dict[str, Callable[[Model], object]] = {
     "claim-volume-default-class": fix_claim_default_class,
     "ngc-api-key-literal": fix_ngc_api_key,
     "image-pull-secret-missing": fix_pull_secret,
+    "duplicate-env": fix_duplicate_env,
 }
 
 

@@ -228,6 +228,8 @@ def duplicate_object(model: Model):
     value the operator passes on is said nowhere, so the repeat is refused here too.""",
     remediation="Keep one entry for the name (replace the existing entry instead of appending).",
     reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
+    fixable="""Removes the repeats of a name whose entries are all the same (the first stays). Entries of one
+    name that differ are reported and left, their values not shown.""",
 )
 def duplicate_env(model: Model):
     seen_lists = set()
