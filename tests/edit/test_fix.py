@@ -353,3 +353,25 @@ def test_a_repeated_entry_goes_with_its_comments_and_the_later_ones_keep_theirs(
     assert target.read_text() == text.replace(repeat, "            # the last entry\n            - name: EXTRA\n"
                                                       "              value: \"1\"  # kept\n          resources:\n")
     assert not [f for f in check_paths([str(target)]).findings if f.rule == "duplicate-env"]
+
+
+def test_the_frontend_s_gpus_go_with_the_tables_they_leave_empty_and_nothing_else(capsys, tmp_path):
+    case = RULES / "frontend-requests-gpu" / "fail" / "frontend-gpu-v1alpha1.yaml"
+    text = case.read_text()
+    target = tmp_path / "graph.yaml"
+    target.write_text(text)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and "component Frontend: its nvidia.com/gpu requests and limits removed (it only routes " \
+        "HTTP)" in err
+    # v1alpha1: the component-level table keeps its cpu and memory.
+    expected = text.replace("          memory: 8Gi\n          gpu: \"1\"\n", "          memory: 8Gi\n").replace(
+        "          memory: 16Gi\n          gpu: \"1\"\n", "          memory: 16Gi\n")
+    assert expected != text and target.read_text() == expected
+
+    v1beta1 = RULES / "frontend-requests-gpu" / "fail" / "frontend-eight-gpus-v1beta1.yaml"
+    text = v1beta1.read_text()
+    table = "              resources:\n                limits:\n                  nvidia.com/gpu: \"8\"\n"
+    assert text.count(table) == 1
+    target.write_text(text)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and target.read_text() == text.replace(table, "")

@@ -80,6 +80,16 @@ class DeleteItems:
 
 
 @dataclass
+class DeleteKeys:
+    """Take the keys at `paths` out of their mappings, and a mapping they leave empty out of its own."""
+
+    rule: str
+    obj: KObject
+    paths: tuple[tuple, ...]
+    why: str
+
+
+@dataclass
 class Ambiguous:
     rule: str
     obj: KObject
@@ -118,7 +128,8 @@ def _string(value: str):
 def _line(plan) -> int:
     """Where a note points: the env entry (or the list it goes in), the command word, the finding's place."""
     path = plan.container.env_path(plan.name) if isinstance(plan, SetEnv) else \
-        plan.path + plan.indexes[:1] if isinstance(plan, DeleteItems) else plan.path
+        plan.path + plan.indexes[:1] if isinstance(plan, DeleteItems) else \
+        plan.paths[0] if isinstance(plan, DeleteKeys) else plan.path
     return plan.obj.position(path)[0]
 
 
@@ -243,5 +254,26 @@ def _delete_items(document: EditableDocument, plan: DeleteItems) -> bool | str:
     return True
 
 
+_EMPTY_GOES = {"limits", "requests", "custom", "resources"}  # a resource table left empty goes, up to `resources`
+
+
+def _delete_keys(document: EditableDocument, plan: DeleteKeys) -> bool | str:
+    base, table = plan.obj.base, document.table
+    if not all(isinstance(_node(document, base + path[:-1]), CommentedMap) and path[-1] in
+               _node(document, base + path[:-1]) for path in plan.paths):
+        return "a key to remove is not where it was; edit it by hand"
+    for path in plan.paths:
+        at = path
+        while at:
+            holder = _node(document, base + at[:-1])
+            if not isinstance(holder, CommentedMap) or at[-1] not in holder or \
+                    (at != path and (at[-1] not in _EMPTY_GOES or holder[at[-1]])):
+                break
+            table.move(holder, at[-1], holder, ("deleted", at[-1]))  # reported as dropped, with its comments
+            del holder[at[-1]]
+            at = at[:-1]
+    return True
+
+
 _APPLY.update({SetEnv: _set_env, AddFlag: _add_flag, SetField: _set_field, FromSecret: _from_secret,
-               DeleteItems: _delete_items})
+               DeleteItems: _delete_items, DeleteKeys: _delete_keys})

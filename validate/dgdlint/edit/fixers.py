@@ -17,8 +17,9 @@ from dgdlint.cosmos import (
     support_matrix,
     timeout_seconds,
 )
-from dgdlint.edit.fix import AddFlag, Ambiguous, DeleteItems, FromSecret, SetEnv, SetField
+from dgdlint.edit.fix import AddFlag, Ambiguous, DeleteItems, DeleteKeys, FromSecret, SetEnv, SetField
 from dgdlint.model import Model, as_map, as_str
+from dgdlint.model.objects import is_gpu_resource, parse_count
 from dgdlint.rules.claim_binding import claims_left_to_the_default_class, volume_class
 from dgdlint.rules.hygiene import NIM_REGISTRY, image_pull_secret_missing
 
@@ -284,6 +285,19 @@ def fix_duplicate_env(model: Model):
                                   f"{where}: the repeated {names} entries removed (each the same as the first)")
 
 
+def fix_frontend_gpu(model: Model):
+    """The frontend's GPU requests and limits go (a mapping they leave empty goes too)."""
+    for graph in model.graphs:
+        for frontend in graph.frontends:
+            found = [(resource, path) for table in (frontend.main.limits, frontend.main.requests)
+                     for resource, (quantity, path) in table.items()
+                     if is_gpu_resource(resource) and parse_count(quantity) > 0]
+            if found:
+                names = ", ".join(sorted({resource for resource, _path in found}))
+                yield DeleteKeys("frontend-requests-gpu", graph.obj, tuple(path for _resource, path in found),
+                                 f"{frontend.label}: its {names} requests and limits removed (it only routes HTTP)")
+
+
 # rule name -> fixer; a rule is fixable exactly when it is here.
 FIXERS: dict[str, Callable[[Model], object]] = {
     "edge-dflash-enabled": fix_edge_dflash,
@@ -296,6 +310,7 @@ FIXERS: dict[str, Callable[[Model], object]] = {
     "ngc-api-key-literal": fix_ngc_api_key,
     "image-pull-secret-missing": fix_pull_secret,
     "duplicate-env": fix_duplicate_env,
+    "frontend-requests-gpu": fix_frontend_gpu,
 }
 
 

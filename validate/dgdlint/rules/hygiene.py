@@ -151,6 +151,8 @@ def image_pull_secret_missing(model: Model):
     rationale="""The frontend only routes HTTP; a GPU request holds a GPU idle and can keep the frontend
     Pending on a full cluster.""",
     remediation="Remove the GPU request from the frontend component.",
+    fixable="""Removes the GPU (and MIG) requests and limits of the frontend's container; a resources table
+    they leave empty goes too.""",
 )
 def frontend_requests_gpu(model: Model):
     for graph in model.graphs:
