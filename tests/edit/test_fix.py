@@ -32,6 +32,7 @@ AMBIGUOUS = {
     "ngc-api-key-literal/fail/no-secret-named-anywhere.yaml",  # a Secret only a person can name
     "ngc-api-key-literal/fail/two-secrets-named.yaml",  # two Secrets
     "image-pull-secret-missing/fail/no-pull-secret-anywhere.yaml",  # a Secret only a person can name
+    "download-job-model-mismatch/fail/workers-disagree.yaml",  # two precisions for one Job
     "duplicate-env/fail/graph-level-env-twice.yaml",  # two values
     "duplicate-env/fail/name-three-times.yaml",  # three values
     "duplicate-env/fail/worker-precision-appended.yaml",  # two precisions
@@ -375,3 +376,27 @@ def test_the_frontend_s_gpus_go_with_the_tables_they_leave_empty_and_nothing_els
     target.write_text(text)
     code, _, err = run(capsys, "fix", str(target))
     assert code == 0 and target.read_text() == text.replace(table, "")
+
+
+def test_an_edge_switch_that_forgot_the_job_is_whole_in_one_run(capsys, tmp_path):
+    """The Job takes Edge from the workers, and with it DFlash off: no second run, no edge-dflash-enabled."""
+    target = tmp_path / "edge.yaml"
+    shutil.copy(RULES / "download-job-model-mismatch" / "fail" / "edge-switch-forgot-job.yaml", target)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and "Job cosmos3-reasoner-download: NIM_MODEL_VARIANT=edge, as the workers of " \
+        "DynamoGraphDeployment cosmos3-reasoner run [download-job-model-mismatch] [fixed]" in err
+    assert "NIM_USE_DFLASH=0 (variant edge has no DFlash draft) [download-job-model-mismatch]" in err
+    assert not _findings(target)
+
+
+def test_a_finding_suppressed_on_the_graph_keeps_the_fix_off_the_job(capsys, tmp_path):
+    """The finding is reported on the graph and the fix edits the Job: the graph's ignore annotation rules."""
+    target = tmp_path / "job.yaml"
+    text = (RULES / "download-job-model-mismatch" / "fail" / "job-precision-differs.yaml").read_text()
+    marker = "kind: DynamoGraphDeployment\nmetadata:\n  name: cosmos3-reasoner\n"
+    assert text.count(marker) == 1
+    text = text.replace(marker, marker + "  annotations:\n    dgdlint/ignore-download-job-model-mismatch: "
+                                         "\"bf16 cache warmed by hand\"\n")
+    target.write_text(text)
+    code, _, err = run(capsys, "fix", str(target))
+    assert (code, target.read_text()) == (0, text) and "nothing to fix" in err

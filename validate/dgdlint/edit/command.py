@@ -180,7 +180,8 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotatio
     result = check_loaded(loaded)
     apply_policy(result, config, annotations=respect_annotations)
     reported = {(f.rule, f.object_ref) for f in result.findings}
-    plans = [p for p in plans_for(result.model, rules) if (p.rule, p.obj.ref) in reported]
+    plans = [p for p in plans_for(result.model, rules)
+             if (p.rule, (getattr(p, "reported_on", None) or p.obj).ref) in reported]
     seen, unique = set(), []
     for plan in plans:  # one edit per (object, container, what)
         key = (plan.rule, plan.obj.ref, getattr(plan, "name", None), repr(getattr(plan, "container", None) and

@@ -29,6 +29,7 @@ class SetEnv:
     name: str
     value: str
     why: str
+    reported_on: KObject | None = None  # the object the rule reports the finding on, when not `obj`
 
 
 @dataclass
@@ -95,6 +96,7 @@ class Ambiguous:
     obj: KObject
     path: tuple
     message: str
+    reported_on: KObject | None = None
 
 
 def document_of(files: dict[str, EditableFile], obj: KObject) -> EditableDocument | None:

@@ -36,7 +36,6 @@ def _streaming_graphs(model: Model):
 
 def fix_edge_dflash(model: Model):
     rule = "edge-dflash-enabled"
-    matrix = support_matrix()
     owners = []
     for graph in model.graphs:
         if is_cosmos_graph(graph):
@@ -45,13 +44,18 @@ def fix_edge_dflash(model: Model):
         owners += [(job.label, job.obj, c) for c in job.all_containers if is_cosmos_container(c)
                    and (c.env_var("NIM_MODEL_VARIANT") or c.env_var("NIM_PRECISION"))]
     for label, obj, container in owners:
-        variant = env_text(container, "NIM_MODEL_VARIANT")
-        if not variant or variant not in matrix.variants or matrix.has_dflash(variant):
-            continue
-        for name, wanted in (("NIM_USE_DFLASH", "0"), ("NIM_STREAMING_SPEC_METHOD", "none")):
-            if env_text(container, name) != wanted:
-                yield SetEnv(rule, obj, container, name, wanted,
-                             f"{label}: {name}={wanted} (variant {variant} has no DFlash draft)")
+        yield from _dflash_off(rule, label, obj, container, env_text(container, "NIM_MODEL_VARIANT"))
+
+
+def _dflash_off(rule: str, label: str, obj, container, variant: str | None, reported_on=None):
+    """DFlash off in a container of a variant that ships no DFlash draft (Edge)."""
+    matrix = support_matrix()
+    if not variant or variant not in matrix.variants or matrix.has_dflash(variant):
+        return
+    for name, wanted in (("NIM_USE_DFLASH", "0"), ("NIM_STREAMING_SPEC_METHOD", "none")):
+        if env_text(container, name) != wanted:
+            yield SetEnv(rule, obj, container, name, wanted,
+                         f"{label}: {name}={wanted} (variant {variant} has no DFlash draft)", reported_on)
 
 
 def fix_streaming_worker_env(model: Model):
@@ -298,6 +302,37 @@ def fix_frontend_gpu(model: Model):
                                  f"{frontend.label}: its {names} requests and limits removed (it only routes HTTP)")
 
 
+def fix_download_model(model: Model):
+    """The download Job takes the model its graphs' workers run: for each model field, the one value they
+    all agree on. Workers (or graphs sharing a Job) that disagree leave the field to a person."""
+    from dgdlint.cosmos import download_jobs, same_model_value
+    from dgdlint.rules.model_selection import MODEL_ENV
+
+    rule = "download-job-model-mismatch"
+    wanted: dict[tuple, dict] = {}  # (id of the Job's container, name) -> {value: (graph, job, container)}
+    for graph in model.graphs:
+        if not is_cosmos_graph(graph):
+            continue
+        for job, container in download_jobs(model, graph):
+            for name in MODEL_ENV:
+                values = [env_text(worker.main, name) for worker in nim_workers(graph)]
+                for value in {value for value in values if value is not None}:
+                    wanted.setdefault((id(container), name), {})[value] = (graph, job, container)
+    for (_container, name), found in wanted.items():
+        values = list(found)
+        graph, job, container = found[values[0]]
+        if any(not same_model_value(name, values[0], value) for value in values[1:]):
+            yield Ambiguous(rule, job.obj, container.env_path(name), f"{job.label}: the workers it downloads for "
+                            f"run {name} as " + " and ".join(sorted(map(repr, values))) + "; one Job downloads one "
+                            "model, so which is yours to choose (or a Job for each)", reported_on=graph.obj)
+        elif not same_model_value(name, values[0], env_text(container, name)):
+            yield SetEnv(rule, job.obj, container, name, values[0],
+                         f"{job.label}: {name}={values[0]}, as the workers of {graph.obj.label} run",
+                         reported_on=graph.obj)
+            if name == "NIM_MODEL_VARIANT":  # and what the variant needs, or the next check finds it missing
+                yield from _dflash_off(rule, job.label, job.obj, container, values[0], graph.obj)
+
+
 # rule name -> fixer; a rule is fixable exactly when it is here.
 FIXERS: dict[str, Callable[[Model], object]] = {
     "edge-dflash-enabled": fix_edge_dflash,
@@ -311,6 +346,7 @@ FIXERS: dict[str, Callable[[Model], object]] = {
     "image-pull-secret-missing": fix_pull_secret,
     "duplicate-env": fix_duplicate_env,
     "frontend-requests-gpu": fix_frontend_gpu,
+    "download-job-model-mismatch": fix_download_model,
 }
 
 

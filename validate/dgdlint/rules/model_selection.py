@@ -180,6 +180,9 @@ MODEL_ENV = ("NIM_MODEL_VARIANT", "NIM_PRECISION", "NIM_TAGS_SELECTOR", "NIM_MOD
     remediation="Give the download Job the same NIM_MODEL_VARIANT, NIM_PRECISION and NIM_TAGS_SELECTOR as "
                 "the workers.",
     reads=("DynamoGraphDeployment", "Job"),
+    fixable="""Gives the Job the value its graphs' workers all run (and, for a variant without a DFlash draft,
+    DFlash off, as edge-dflash-enabled asks). Workers that run different values are reported and left: one
+    Job downloads one model.""",
 )
 def download_job_model_mismatch(model: Model):
     for graph in model.graphs:
