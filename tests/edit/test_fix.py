@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 from edit_support import run
 
 from dgdlint.edit.fixers import FIXERS
@@ -33,6 +34,7 @@ AMBIGUOUS = {
     "ngc-api-key-literal/fail/two-secrets-named.yaml",  # two Secrets
     "image-pull-secret-missing/fail/no-pull-secret-anywhere.yaml",  # a Secret only a person can name
     "download-job-model-mismatch/fail/workers-disagree.yaml",  # two precisions for one Job
+    "video-num-frames-mismatch/fail/frontend-differs-v1beta1.yaml",  # two frame counts
     "duplicate-env/fail/graph-level-env-twice.yaml",  # two values
     "duplicate-env/fail/name-three-times.yaml",  # three values
     "duplicate-env/fail/worker-precision-appended.yaml",  # two precisions
@@ -400,3 +402,14 @@ def test_a_finding_suppressed_on_the_graph_keeps_the_fix_off_the_job(capsys, tmp
     target.write_text(text)
     code, _, err = run(capsys, "fix", str(target))
     assert (code, target.read_text()) == (0, text) and "nothing to fix" in err
+
+
+def test_a_frame_count_set_on_the_worker_only_reaches_the_frontend(capsys, tmp_path):
+    """Unset on the frontend is 32 there: the one value written anywhere (512) is the one meant."""
+    case = RULES / "video-num-frames-mismatch" / "fail" / "worker-only-v1alpha1.yaml"
+    target = tmp_path / "video.yaml"
+    shutil.copy(case, target)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and "component Frontend: DYN_MM_VIDEO_NUM_FRAMES=512, as the rest of the graph sets it" in err
+    frontend = [d for d in yaml.safe_load_all(target.read_text()) if d][0]["spec"]["services"]["Frontend"]
+    assert frontend["envs"] == [{"name": "DYN_MM_VIDEO_NUM_FRAMES", "value": "512"}]

@@ -69,11 +69,14 @@ def fix_streaming_worker_env(model: Model):
                                  f"{worker.label}: {name}={accepted[0]} (a streaming worker)")
 
 
-def _copy_to_missing(model: Model, rule: str, name: str, meaning: Callable[[str], object] = lambda text: text):
+def _copy_to_missing(model: Model, rule: str, name: str, meaning: Callable[[str], object] = lambda text: text,
+                     groups=None):
     """Set `name` where it is missing from the value the others agree on (values that mean the same, by
-    `meaning`, agree: the first one set is copied); values that differ: ambiguous."""
-    for graph in _streaming_graphs(model):
-        parts = graph.frontends + nim_workers(graph)
+    `meaning`, agree: the first one set is copied); values that differ: ambiguous. `groups` are (graph, its
+    parts that must agree); by default a streaming graph's frontends and NIM workers."""
+    if groups is None:
+        groups = [(graph, graph.frontends + nim_workers(graph)) for graph in _streaming_graphs(model)]
+    for graph, parts in groups:
         texts = [env_text(p.main, name) for p in parts if p.main.env_var(name) is not None]
         values = {meaning(text) if text is not None else None for text in texts}
         missing = [p for p in parts if p.main.env_var(name) is None]
@@ -102,6 +105,14 @@ def fix_streaming_endpoint(model: Model):
 
 def fix_streaming_timeout(model: Model):
     yield from _copy_to_missing(model, "streaming-timeout-mismatch", TIMEOUT, timeout_seconds)
+
+
+def fix_video_num_frames(model: Model):
+    from dgdlint.rules.video import NUM_FRAMES_ENV, _frames
+    from dgdlint.video import video_graphs
+
+    groups = [(graph, graph.frontends + graph.media_workers) for graph in video_graphs(model)]
+    yield from _copy_to_missing(model, "video-num-frames-mismatch", NUM_FRAMES_ENV, _frames, groups)
 
 
 def fix_multimodal_flag(model: Model):
@@ -340,6 +351,7 @@ FIXERS: dict[str, Callable[[Model], object]] = {
     "streaming-endpoint-mismatch": fix_streaming_endpoint,
     "streaming-timeout-mismatch": fix_streaming_timeout,
     "multimodal-flag-missing": fix_multimodal_flag,
+    "video-num-frames-mismatch": fix_video_num_frames,
     "video-driver-capability-missing": fix_driver_capabilities,
     "claim-volume-default-class": fix_claim_default_class,
     "ngc-api-key-literal": fix_ngc_api_key,

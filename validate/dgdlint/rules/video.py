@@ -64,6 +64,8 @@ def _frames(value: str | None) -> str:
     so a recipe that sets it on the worker only is a mismatch. """ + _TAKES_MEDIA,
     remediation="Set DYN_MM_VIDEO_NUM_FRAMES to one value on the frontend and every worker that takes media "
                 "(or leave it unset everywhere for 32).",
+    fixable="""Copies the value to the frontend and media workers that leave it unset, when every component
+    that sets it agrees (as numbers: `064` is 64); values that differ are reported and left.""",
 )
 def video_num_frames_mismatch(model: Model):
     for graph in video_graphs(model):
