@@ -374,6 +374,37 @@ MUTANTS = [
      "ingress-class-invalid"),  # an empty namespace taken with scope Cluster
     ("rules/ingress.py", 'yield path + ("apiGroup",), f"{what} apiGroup is empty', "pass  # ",
      "ingress-class-invalid"),  # an empty apiGroup taken
+    ("rules/resource_claim.py", "MAX_REQUESTS = 32", "MAX_REQUESTS = 33",
+     "resource-claim-invalid"),  # 33 requests taken
+    ("rules/resource_claim.py", "if len(items) > limit:", "if len(items) >= limit:",
+     "resource-claim-invalid"),  # 32 constraints or configs refused
+    ("rules/resource_claim.py", "MAX_SUBREQUESTS = 8", "MAX_SUBREQUESTS = 7",
+     "resource-claim-invalid"),  # 8 subrequests refused
+    ("rules/resource_claim.py", "MAX_SELECTORS = 32", "MAX_SELECTORS = 33",
+     "resource-claim-invalid"),  # 33 selectors taken
+    ("rules/resource_claim.py", "MAX_PARAMETERS = 10 * 1024", "MAX_PARAMETERS = 10 * 1024 - 1",
+     "resource-claim-invalid"),  # parameters of 10240 bytes refused
+    ("rules/resource_claim.py", 'json.dumps(parameters, separators=(",", ":"), ensure_ascii=False)',
+     "json.dumps(parameters, ensure_ascii=False)", "resource-claim-invalid"),  # JSON counted with spaces
+    ("rules/device_cel.py", "MAX_EXPRESSION = 10 * 1024", "MAX_EXPRESSION = 10 * 1024 + 1",
+     "resource-claim-invalid"),  # an expression of 10241 bytes taken
+    ("rules/resource_claim.py", "elif mode == \"ExactCount\" and count is not None and count < 0:",
+     "elif mode == \"ExactCount\" and count is not None and count <= 0:",
+     "resource-claim-invalid"),  # count 0 refused (the v1 default makes it 1)
+    ("rules/resource_claim.py", 'mode = as_str(request.get("allocationMode")) or "ExactCount"',
+     'mode = as_str(request.get("allocationMode")) or "All"', "resource-claim-invalid"),  # the wrong default
+    ("rules/resource_claim.py", 'operator = as_str(toleration.get("operator")) or "Equal"',
+     'operator = as_str(toleration.get("operator"))', "resource-claim-invalid"),  # "" not defaulted to Equal
+    ("rules/resource_claim.py", "if len(parts) > 2:\n        return None", "if len(parts) > 2:\n        return 'x'",
+     "resource-claim-invalid"),  # a name with a second '/' refused
+    ("rules/resource_claim.py", "else dns1123_subdomain_problem(domain)", "else csi_driver_problem(domain)",
+     "resource-claim-invalid"),  # an attribute's domain in capitals taken
+    ("rules/resource_claim.py", "(subrequests is not None and parts[1] in subrequests)", "True",
+     "resource-claim-invalid"),  # any subrequest taken
+    ("rules/device_cel.py", "if plain.return_type() == _bool_type():", "if False:",
+     "resource-claim-invalid"),  # has(device.driver) read as a string
+    ("rules/device_cel.py", "if names and not any(", "if names and any(",
+     "resource-claim-invalid"),  # a Kubernetes library name taken for the user's mistake
     ("rules/autoscaler_target.py", '"apps": {"DaemonSet"},', '"apps": {"DaemonSet", "StatefulSet"},',
      "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
     ("rules/autoscaler_target.py", 'api_group(as_str(target.get("apiVersion")) or "")',

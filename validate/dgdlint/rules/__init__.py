@@ -16,6 +16,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     storage_class,
     ingress_class,
     persistent_volume,
+    resource_claim,
     rbac,
     quota,
     service,

@@ -18,7 +18,16 @@ MODELLED_KINDS = frozenset({
     "PodDisruptionBudget", "NetworkPolicy", "Ingress", "PriorityClass", "Namespace", "StorageClass",
     "HorizontalPodAutoscaler", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding", "LimitRange",
     "ResourceQuota", "Service", "PersistentVolume", "RuntimeClass", "IngressClass",
+    "ResourceClaim", "ResourceClaimTemplate",
 })
+
+
+# Kinds modelled in one version of their group only; the others are still named.
+MODELLED_VERSIONS = {"ResourceClaim": "v1", "ResourceClaimTemplate": "v1"}
+
+
+def modelled(obj) -> bool:
+    return obj.kind in MODELLED_KINDS and MODELLED_VERSIONS.get(obj.kind, obj.version) == obj.version
 
 
 def built_in(obj) -> bool:
@@ -32,9 +41,9 @@ def built_in(obj) -> bool:
     rationale="""dgdlint checks every built-in object against Kubernetes' JSON schema and its metadata as
     the server does, and reads the server's own validation of the kinds a deployment of the Reasoner
     uses (workloads, claims, config, policies, services, autoscalers, RBAC, quotas, storage, priority,
-    runtime and ingress classes, namespaces). For any other built-in kind the server validates more than
-    the schema says, so a manifest that passes here may still be refused when applied: this note says so
-    instead of passing it silently.""",
+    runtime and ingress classes, namespaces, DRA resource claims and claim templates of resource.k8s.io/v1).
+    For any other built-in kind the server validates more than the schema says, so a manifest that
+    passes here may still be refused when applied: this note says so instead of passing it silently.""",
     remediation="Apply such objects with a server-side dry run (kubectl apply --dry-run=server) to have the "
                 "API server judge them, or leave the note: it does not fail the check.",
     reads=("every built-in object's kind",),
@@ -42,7 +51,7 @@ def built_in(obj) -> bool:
 def kind_validation_not_modelled(model: Model):
     counts: dict[str, list] = {}
     for obj in model.objects:
-        if obj.kind not in MODELLED_KINDS and built_in(obj):
+        if not modelled(obj) and built_in(obj):
             counts.setdefault(obj.kind, []).append(obj)
     for kind, objects in counts.items():
         many = f"{len(objects)} {kind} objects are" if len(objects) > 1 else f"{objects[0].label} is"

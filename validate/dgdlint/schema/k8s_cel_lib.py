@@ -206,14 +206,17 @@ for _kind in "sbidlo":
 FUNCTIONS = {**QUANTITY_FUNCTIONS, **LIST_FUNCTIONS, **REGEX_FUNCTIONS, **OPTIONAL_FUNCTIONS}
 
 
-def declarations(cel) -> list:
-    """The FunctionDecls of every function above, for `cel.NewEnv(functions=...)`."""
+def declarations(cel, leave_out: tuple = ()) -> list:
+    """The FunctionDecls of every function above but those named in `leave_out` (declared by an extension
+    the caller loads), for `cel.NewEnv(functions=...)`."""
     t = cel.Type
     kinds = {"q": t.Map(t.STRING, t.DYN), "o": t.Map(t.STRING, t.DYN), "s": t.STRING, "b": t.BOOL, "i": t.INT,
              "d": t.DOUBLE, "l": t.List(t.DYN), "x": t.DYN}
     by_name: dict[str, list] = {}
     for key, (member, parameters, result, implementation) in FUNCTIONS.items():
         name = key.partition("#")[0]
+        if name in leave_out:
+            continue
         overload_id = f"dgdlint_{key.replace('#', '_')}"
         by_name.setdefault(name, []).append(cel.Overload(overload_id, kinds[result], [kinds[p] for p in parameters],
                                                          member, _guarded(implementation)))

@@ -1,0 +1,133 @@
+"""A device selector's CEL expression as the API server compiles it on create (written from Kubernetes 1.37's
+resource validation and k8s.io/dynamic-resource-allocation/cel): at most 10 KiB of text, then compiled in
+the DRA environment, where the one variable is `device` (driver, attributes, capacity and, with the
+DRAConsumableCapacity gate that is on in 1.37, allowMultipleAllocations), and the result must be a bool
+(or an attribute's value, whose type is known only when the device is read).
+
+The compiler here is cel-expr-python (cel-cpp), not cel-go, and it does not hold every library Kubernetes
+adds (semver, ip, cidr, url, format, sets, two-variable comprehensions, ...). So only what both compilers
+refuse alike is reported: text that does not parse, a name that is neither `device` nor anything the
+Kubernetes environment declares, and a result of a known type other than bool. An error that may come of
+a library missing here (an unknown function of Kubernetes' libraries, an overload not found) is not
+reported. The server's cost limit (a worst-case estimate of 1,000,000) is not estimated here."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+MAX_EXPRESSION = 10 * 1024  # CELSelectorExpressionMaxLength, counted in bytes as Go's len() counts them
+
+# Every name the Kubernetes 1.37 CEL environment declares beyond the standard library and `device`: its own
+# libraries (lists, regex, urls, quantity, ip, cidr, format, semver, authz), cel-go's extensions it loads
+# (strings, sets, lists, two-variable comprehensions, bindings, optional types) and their namespaces. An
+# undeclared reference to one of these is a gap of the compiler here, never the user's mistake.
+KUBERNETES_NAMES = frozenset("""
+    isSorted sum min max indexOf lastIndexOf includes find findAll url isURL getScheme getHost getHostname
+    getPort getEscapedPath getQuery quantity isQuantity sign isGreaterThan isLessThan compareTo add sub
+    isInteger asInteger asApproximateFloat ip isIP isCanonical family isUnspecified isLoopback
+    isLinkLocalMulticast isLinkLocalUnicast isGlobalUnicast cidr isCIDR containsIP containsCIDR prefixLength
+    masked semver isSemver major minor patch authorizer path group resource namespace name subresource check
+    allowed reason errored error serviceAccount fieldSelector labelSelector validate named charAt lowerAscii
+    upperAscii replace split substring trim join quote format reverse distinct flatten range slice sort sortBy
+    first last all exists existsOne exists_one transformList transformMap transformMapEntry map filter bind
+    hasValue value orValue or optMap optFlatMap of none ofNonZeroValue unwrap
+    sets lists strings optional cel math
+""".split())
+_UNDECLARED = re.compile(r"undeclared reference to '([^']+)'")
+_ERROR_LINE = re.compile(r"ERROR: <input>:\d+:\d+: (.*?)(?= \| |$)")
+
+
+class _Compilers:
+    """Two environments: `device` with its fields declared by their full names (so that `device.driver` is
+    a string, as in Kubernetes), and `device` as a plain map, which the first falls back on for any other
+    field. cel-cpp types `has(device.driver)` by the field in the first; the second types it right, so a
+    result type counts only when the second does not call it a bool."""
+
+    def __init__(self):
+        from cel_expr_python import cel
+        from cel_expr_python.ext import ext_bindings, ext_optional, ext_strings
+
+        from dgdlint.schema import k8s_cel_lib
+
+        t = cel.Type
+        nested = t.Map(t.STRING, t.Map(t.STRING, t.DYN))
+        functions = k8s_cel_lib.declarations(cel, leave_out=("hasValue", "value", "orValue"))  # ext_optional's
+
+        def env(variables: dict):
+            return cel.NewEnv(variables=variables, functions=functions,
+                              extensions=[ext_strings.ExtStrings(), ext_bindings.ExtBindings(),
+                                          ext_optional.ExtOptional()])
+
+        device = t.Map(t.STRING, t.DYN)
+        self.typed = env({"device": device, "device.driver": t.STRING, "device.allowMultipleAllocations": t.BOOL,
+                          "device.attributes": nested, "device.capacity": nested})
+        self.plain = env({"device": device})
+        self.known = (t.STRING, t.INT, t.UINT, t.DOUBLE, t.BYTES, t.NULL, t.TIMESTAMP, t.DURATION)
+
+
+@lru_cache(maxsize=1)
+def _compilers() -> _Compilers:
+    return _Compilers()
+
+
+def _errors(text: str) -> list[str]:
+    return [" ".join(m.split()) for m in _ERROR_LINE.findall(" ".join(text.split()))] or [" ".join(text.split())]
+
+
+def _undeclared_names(errors: list[str]) -> list[str] | None:
+    """The names of undeclared references when every error is one; None otherwise."""
+    names = []
+    for error in errors:
+        match = _UNDECLARED.search(error)
+        if match is None:
+            return None
+        names.append(match[1])
+    return names
+
+
+def _return_type_name(compiled, compilers: _Compilers) -> str | None:
+    kind = compiled.return_type()
+    for known in compilers.known:
+        if kind == known:
+            return known.name().lower()
+    name = kind.name()
+    return {"LIST": "list", "MAP": "map"}.get(name.partition("<")[0])
+
+
+@lru_cache(maxsize=512)
+def expression_problem(expression: str) -> str | None:
+    """What the API server says of a selector's expression, when this compiler can tell it for certain."""
+    size = len(expression.encode())
+    if size > MAX_EXPRESSION:
+        return f"is {size} bytes long; at most {MAX_EXPRESSION} are taken (the server does not compile it)"
+    compilers = _compilers()
+    try:
+        compilers.plain.compile(expression, disable_check=True)
+    except Exception as error:  # cel-expr-python raises for every compile problem
+        return f"does not parse as CEL: {_errors(str(error))[0]}"
+    try:
+        compiled = compilers.typed.compile(expression)
+    except Exception as error:
+        names = _undeclared_names(_errors(str(error)))
+        if names and not any(name.split(".")[0] in KUBERNETES_NAMES for name in names):
+            name = names[0].split(".")[0]
+            return f"refers to {name!r}, which the DRA environment does not declare (its one variable is " \
+                   "`device`: device.driver, device.attributes[DOMAIN].NAME, device.capacity[DOMAIN].NAME)"
+        return None
+    kind = _return_type_name(compiled, compilers)
+    if kind is None:
+        return None
+    try:
+        plain = compilers.plain.compile(expression)
+    except Exception:
+        return None
+    if plain.return_type() == _bool_type():
+        return None
+    return f"evaluates to a {kind}; a selector must evaluate to a bool (true for the devices it selects)"
+
+
+def _bool_type():
+    from cel_expr_python import cel
+
+    return cel.Type.BOOL
