@@ -71,3 +71,12 @@ class Cluster:
 
     def nodes(self) -> list[dict]:
         return (self._call("nodes", self.client.CoreV1Api(self.api).list_node) or {}).get("items", [])
+
+    def served_objects(self, group: str, version: str, plural: str, namespace: str | None = None) -> list[dict] | None:
+        """The objects of a kind, of any API group, through the generic client; None when the cluster does
+        not serve that group, version and kind."""
+        api = self.client.CustomObjectsApi(self.api)
+        found = self._call(f"{plural}.{group}/{version}", api.list_namespaced_custom_object, group, version,
+                           namespace, plural) if namespace else \
+            self._call(f"{plural}.{group}/{version}", api.list_cluster_custom_object, group, version, plural)
+        return None if found is None else found.get("items", [])

@@ -1,5 +1,6 @@
 """What a release needs from the cluster, read from dgdlint's model and plan: secrets (and the keys read
-from them), pull secrets, priority classes, GPUs by product, and how many pods mount each claim."""
+from them), pull secrets, priority classes, GPUs by product, how many pods mount each claim, and the DRA
+claims and claim templates pods name."""
 
 from __future__ import annotations
 
@@ -68,3 +69,19 @@ def claim_pods(plan) -> dict[str, int]:
         for claim in part.claims:
             pods[claim.name] = pods.get(claim.name, 0) + (part.pods or 0)
     return pods
+
+
+def resource_claim_refs(plan) -> dict[tuple[str, str], set[str]]:
+    """{(ResourceClaimTemplate or ResourceClaim, name): labels of the pods that name it} (spec.resourceClaims)."""
+    from dgdlint.model import as_list, as_map, as_str
+
+    refs: dict[tuple[str, str], set[str]] = {}
+    for part, pod in _pods(plan):
+        label = (part.component or part.workload).label
+        for entry in as_list(pod.spec.get("resourceClaims")):
+            entry = as_map(entry)
+            for key, kind in (("resourceClaimTemplateName", "ResourceClaimTemplate"),
+                              ("resourceClaimName", "ResourceClaim")):
+                if as_str(entry.get(key)):
+                    refs.setdefault((kind, as_str(entry[key])), set()).add(label)
+    return refs

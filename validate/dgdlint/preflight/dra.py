@@ -1,0 +1,93 @@
+"""Preflight of dynamic resource allocation (DRA, resource.k8s.io/v1, GA in Kubernetes 1.34): the claim
+templates and claims the release's pods name must exist in the namespace, be shipped with the release, or
+be made by a ComputeDomain it ships (NVIDIA's DRA driver makes the template a ComputeDomain's channel
+names); every device class their requests name must exist in the cluster. A pod whose claim or template is
+missing stays Pending, and a claim whose device class is missing is never allocated."""
+
+from __future__ import annotations
+
+from dgdlint.model import as_list, as_map, as_str
+from dgdlint.preflight.needs import resource_claim_refs
+
+DRA = ("resource.k8s.io", "v1")
+COMPUTE_DOMAIN_CRD = "computedomains.resource.nvidia.com"
+PLURAL = {"ResourceClaimTemplate": "resourceclaimtemplates", "ResourceClaim": "resourceclaims"}
+
+
+def device_class_names(kind: str, obj: dict) -> set[str]:
+    """The device classes a ResourceClaim (spec.devices) or ResourceClaimTemplate (spec.spec.devices) asks for,
+    in its exact requests and in each of their first-available alternatives (items of a list the server
+    sends carry no kind: it is given)."""
+    spec = as_map(obj.get("spec"))
+    if kind == "ResourceClaimTemplate":
+        spec = as_map(spec.get("spec"))
+    names = set()
+    for request in as_list(as_map(spec.get("devices")).get("requests")):
+        request = as_map(request)
+        alternatives = [request.get("exactly")] + as_list(request.get("firstAvailable"))
+        for alternative in map(as_map, alternatives):
+            if as_str(alternative.get("deviceClassName")):
+                names.add(as_str(alternative["deviceClassName"]))
+    return names
+
+
+def _shipped(plan, namespace: str) -> dict[tuple[str, str], dict]:
+    return {(obj.kind, obj.name): obj.value for obj in plan.model.objects
+            if obj.group == DRA[0] and obj.kind in PLURAL and obj.namespace == namespace}
+
+
+def _domains(plan, namespace: str) -> dict[str, str]:
+    """{template name: ComputeDomain name} of the ComputeDomains the release ships."""
+    out = {}
+    for obj in plan.model.objects:
+        if obj.kind == "ComputeDomain" and obj.group == "resource.nvidia.com" and obj.namespace == namespace:
+            template = as_str(as_map(as_map(as_map(obj.value.get("spec")).get("channel")).get("resourceClaimTemplate"))
+                              .get("name"))
+            if template:
+                out[template] = obj.name
+    return out
+
+
+def check_dra(report, cluster, plan, namespace: str) -> None:
+    refs, shipped, domains = resource_claim_refs(plan), _shipped(plan, namespace), _domains(plan, namespace)
+    if not refs and not shipped:
+        return
+    classes = cluster.served_objects(*DRA, "deviceclasses")
+    if classes is None:
+        report.add("dra", "error", "resource.k8s.io/v1", "the cluster does not serve dynamic resource allocation "
+                   "(resource.k8s.io/v1, Kubernetes 1.34 and later): the resource claims the release names "
+                   "cannot be made")
+        return
+    class_names = {c["metadata"]["name"] for c in classes}
+    class_names |= {obj.name for obj in plan.model.objects if obj.kind == "DeviceClass" and obj.group == DRA[0]}
+    judged: dict[tuple[str, str], dict] = dict(shipped)
+    existing = {kind: {o["metadata"]["name"]: o for o in cluster.served_objects(*DRA, plural, namespace) or []}
+                for kind, plural in PLURAL.items()}
+    for (kind, name), pods in sorted(refs.items()):
+        users = ", ".join(sorted(pods))
+        if (kind, name) in shipped:
+            report.add("dra", "ok", name, f"{kind} shipped with the release (named by {users})")
+        elif name in existing[kind]:
+            judged[(kind, name)] = existing[kind][name]
+            report.add("dra", "ok", name, f"{kind} exists in {namespace} (named by {users})")
+        elif kind == "ResourceClaimTemplate" and name in domains:
+            _made_by_domain(report, cluster, name, domains[name], users)
+        else:
+            report.add("dra", "error", name, f"{kind} {name} does not exist in {namespace} and the release does "
+                       f"not ship it: {users} stay Pending until it exists")
+    for (kind, name), obj in sorted(judged.items()):
+        missing = sorted(device_class_names(kind, obj) - class_names)
+        if missing:
+            report.add("dra", "error", name, f"{kind} {name} asks for device class {', '.join(missing)}, which the "
+                       f"cluster does not have (classes: {', '.join(sorted(class_names)) or 'none'}): its claims "
+                       "are never allocated; the class comes with the DRA driver of those devices")
+
+
+def _made_by_domain(report, cluster, template: str, domain: str, users: str) -> None:
+    if cluster.crd(COMPUTE_DOMAIN_CRD) is None:
+        report.add("dra", "error", template, f"ResourceClaimTemplate made by ComputeDomain {domain}, but the cluster "
+                   f"has no {COMPUTE_DOMAIN_CRD} CRD (NVIDIA's DRA driver for GPUs is not installed): {users} "
+                   "stay Pending")
+    else:
+        report.add("dra", "ok", template, f"ResourceClaimTemplate made by ComputeDomain {domain} (the cluster "
+                   f"serves ComputeDomains; named by {users})")
