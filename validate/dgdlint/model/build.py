@@ -26,6 +26,15 @@ def build_model(loaded: LoadResult, default_namespace: str = "default") -> Model
     for document in loaded.documents:
         for obj in _objects_of(document, default_namespace, model):
             model.objects.append(obj)
+    return _index(model)
+
+
+def model_of(objects: list[KObject]) -> Model:
+    """A model of objects made elsewhere than from files (a rule's view of a graph as another reader sees it)."""
+    return _index(Model(objects=list(objects)))
+
+
+def _index(model: Model) -> Model:
     for obj in model.objects:
         if obj.kind == DGD_KIND and obj.group == DYNAMO_GROUP:
             model.graphs.append(_build_graph(obj))

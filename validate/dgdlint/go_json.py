@@ -1,0 +1,168 @@
+"""Go's encoding/json reading a JSON text into a Go type, the type described by the CRD schema generated
+from it (controller-gen writes one schema node per Go field). What Go takes and what it refuses:
+
+- the text must be JSON (no NaN, no comments); `null` fits anything and leaves the value unset;
+- an object's keys find their struct field by name, exactly or else ignoring case; a key that names no
+  field is ignored (so a CRD's `additionalProperties: false` does not apply, nor do its enums, patterns,
+  bounds or CEL rules: only the Go types count);
+- a value of the wrong JSON type for its field (a string for a bool, `1.5` or `1e3` for an int, an int
+  beyond the field's 32 or 64 bits) is an error, and one error anywhere fails the whole decode;
+- a key seen twice decodes again into the same field: an object merges into what the first one set,
+  anything else replaces it.
+
+Quantities (`x-kubernetes-int-or-string` with the quantity pattern) take a string or a number in the
+quantity grammar, int-or-string takes a string or a 32-bit integer. The bundled schemas keep an integer's
+width only as its bounds (maximum 2147483647 for int32); Go's time fields (metav1.Time, RFC 3339 text)
+are named by the caller, as the schemas no longer mark them."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import re
+from dataclasses import dataclass
+
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
+_RFC3339 = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})")
+BYTES = {"x-go-bytes": True}  # a Go []byte: base64 text, or a list of numbers 0..255
+
+
+class Pairs(list):
+    """A JSON object as its (key, value) pairs, in order and with any key written twice."""
+
+
+@dataclass(frozen=True)
+class Number:
+    text: str  # as written: Go reads it for the field's type
+
+
+class Undecodable(Exception):
+    def __init__(self, path: tuple, problem: str):
+        super().__init__(problem)
+        self.path = path
+        self.problem = problem
+
+
+def parse(text: str):
+    """The JSON text, objects as Pairs and numbers as Number; ValueError when Go's parser refuses it."""
+    def no_constant(name):
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, object_pairs_hook=Pairs, parse_int=Number, parse_float=Number,
+                      parse_constant=no_constant)
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, Number):
+        return f"the number {value.text}"
+    if isinstance(value, Pairs):
+        return "an object"
+    return "a list" if isinstance(value, list) else "a string"
+
+
+def plain(value):
+    """A parsed value as plain Python (objects as dicts, the last of a repeated key winning)."""
+    if isinstance(value, Pairs):
+        return {key: plain(item) for key, item in value}
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, Number):
+        number = float(value.text)
+        return int(value.text) if _INTEGER.fullmatch(value.text) else number
+    return value
+
+
+def _integer(value, node: dict, path: tuple) -> int:
+    limit = INT32_MAX if node.get("maximum") == INT32_MAX else INT64_MAX
+    if not isinstance(value, Number) or not _INTEGER.fullmatch(value.text):
+        raise Undecodable(path, f"is {_kind(value)}, where Go wants a whole number")
+    number = int(value.text)
+    if not -limit - 1 <= number <= limit:
+        raise Undecodable(path, f"is {value.text}, beyond Go's {32 if limit == INT32_MAX else 64}-bit integer")
+    return number
+
+
+def _scalar(value, node: dict, path: tuple, times: set):
+    kind = node.get("type")
+    if node.get("x-kubernetes-int-or-string"):
+        if "pattern" in node:  # resource.Quantity: the text (trimmed) or the number in the quantity grammar
+            text = value.strip() if isinstance(value, str) else value.text if isinstance(value, Number) else None
+            if text is None or not re.fullmatch(node["pattern"].strip("^$"), text):
+                raise Undecodable(path, f"is {_kind(value)}, not a quantity")
+            return text
+        return value if isinstance(value, str) else _integer(value, {"maximum": INT32_MAX}, path)
+    if node.get("x-go-bytes"):
+        if isinstance(value, list):
+            numbers = [_integer(item, {}, path + (i,)) for i, item in enumerate(value)]
+            if any(not 0 <= number <= 255 for number in numbers):
+                raise Undecodable(path, "holds a number that is no byte (0 to 255)")
+            return bytes(numbers)
+        if isinstance(value, str):
+            try:
+                return base64.b64decode(value.replace("\r", "").replace("\n", ""), validate=True)
+            except (binascii.Error, ValueError):
+                raise Undecodable(path, "is not base64 text") from None
+        raise Undecodable(path, f"is {_kind(value)}, where Go wants base64 text")
+    if kind == "string":
+        if not isinstance(value, str):
+            raise Undecodable(path, f"is {_kind(value)}, where Go wants a string")
+        if path and _time_key(path) in times and not _RFC3339.fullmatch(value):
+            raise Undecodable(path, f"is {value!r}, not an RFC 3339 time")
+        return value
+    if kind == "boolean":
+        if not isinstance(value, bool):
+            raise Undecodable(path, f"is {_kind(value)}, where Go wants true or false")
+        return value
+    if kind == "integer":
+        return _integer(value, node, path)
+    if kind == "number":
+        if not isinstance(value, Number) or not math.isfinite(float(value.text)):
+            raise Undecodable(path, f"is {_kind(value)}, where Go wants a number")
+        return float(value.text)
+    return plain(value)  # no type (preserve-unknown-fields, RawExtension, json.RawMessage): anything
+
+
+def _time_key(path: tuple) -> tuple:
+    return tuple("*" if isinstance(part, int) else str(part).lower() for part in path)
+
+
+def decode(value, node: dict | None, path: tuple = (), times: frozenset = frozenset(), into=None):
+    """`value` (parsed) as Go's decoder puts it into the type of schema `node`: objects as dicts keyed by
+    the field names (unknown keys dropped), None for null. Raises Undecodable at the first value, in
+    document order, that Go cannot put into its field. `times`: the paths (lower case, `*` for a list
+    index) of RFC 3339 time fields."""
+    if value is None:
+        return None
+    node = node or {}
+    kind = node.get("type")
+    if kind == "array":
+        if not isinstance(value, list) or isinstance(value, Pairs):
+            raise Undecodable(path, f"is {_kind(value)}, where Go wants a list")
+        return [decode(item, node.get("items"), path + (index,), times) for index, item in enumerate(value)]
+    if kind == "object" and ("properties" in node or isinstance(node.get("additionalProperties"), dict)):
+        if not isinstance(value, Pairs):
+            raise Undecodable(path, f"is {_kind(value)}, where Go wants an object")
+        out = dict(into) if isinstance(into, dict) else {}
+        fields = node.get("properties") or {}
+        folded = {name.lower(): name for name in reversed(list(fields))}
+        for key, item in value:
+            if fields:
+                name = key if key in fields else folded.get(key.lower())
+                if name is None:
+                    continue  # no such field: Go ignores it
+                inner = fields[name]
+            else:
+                name, inner = key, node["additionalProperties"]
+            out[name] = decode(item, inner, path + (key,), times, out.get(name))
+        return out
+    if kind == "object":
+        if not isinstance(value, Pairs):
+            raise Undecodable(path, f"is {_kind(value)}, where Go wants an object")
+        return plain(value)
+    return _scalar(value, node, path, times)
