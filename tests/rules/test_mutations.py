@@ -592,8 +592,28 @@ MUTANTS = [
      "update-gpu-power-limit"),  # any */gpu resource counted, where the webhook counts nvidia.com/gpu only
     ("schema/stage.py", "return (min_available_defaulted(old, stored),", "return (old,",
      "crd-cel-rule"),  # the stored graph read without the minAvailable 1 the defaulting webhook gave it
-    ("rules/webhook_annotations.py", "if found is None or not found.text:  #", "if found is None:  #",
+    ("rules/webhook_conversion.py", "if found is None or not found.text:  #", "if found is None:  #",
      "operator-conversion-annotation"),  # an empty record reported, which the operator skips
+    ("go_json.py", "name = key if key in fields else folded.get(key.lower())", "name = key if key in fields else None",
+     "operator-conversion-record-refused"),  # field names matched exactly, where Go's decoder folds case
+    ("go_json.py", "continue  # no such field: Go ignores it", "raise Undecodable(path + (key,), 'unknown')",
+     "operator-conversion-record-refused"),  # an unknown field taken for a decode error
+    ("go_json.py", 'raise Undecodable(path, f"is {_kind(value)}, where Go wants a whole number")', "return 0",
+     "operator-conversion-record-refused"),  # a wrong type no longer skips the record
+    ("go_json.py", "limit = INT32_MAX if node.get(\"maximum\") == INT32_MAX else INT64_MAX", "limit = INT64_MAX",
+     "operator-conversion-record-refused"),  # an int32 field read as 64 bits: 2147483648 decodes
+    ("go_json.py", "if not -limit - 1 <= number <= limit:", "if not -limit - 1 <= number < limit:",
+     "operator-conversion-record-refused"),  # 2147483647 taken for an overflow
+    ("go_json.py", "and not _RFC3339.fullmatch(value)", "and False",
+     "operator-conversion-record-refused"),  # a status time that is no RFC 3339 text decodes
+    ("conversion_record.py", 'envelope = any(key == "spec" for key, _ in top)', "envelope = True",
+     "operator-conversion-record-refused"),  # the legacy form (no spec key) read as an empty envelope
+    ("conversion_record.py", "if name not in components:", "if name not in components or saved is None:",
+     "operator-conversion-record-refused"),  # a component's null service taken for a nil one
+    ("conversion_record.py", 'if components[name].get("frontendSidecar") == FRONTEND_SIDECAR and',
+     'if components[name].get("frontendSidecar") and', "operator-conversion-record-refused"),  # any sidecar name
+    ("rules/webhook_conversion.py", "        if view.alpha:\n            continue\n", "",
+     "operator-conversion-record-refused"),  # a v1alpha1 graph's records validated as v1alpha1 fields
     ("rules/webhook_grove.py", "inner = fields.get(str(key).lower(), False)", "inner = fields.get(str(key), False)",
      "provider-override-invalid"),  # field names matched exactly, where Go's decoder folds case
     ("rules/webhook_grove.py", "if inner is False or value is None:", "if inner is False:",

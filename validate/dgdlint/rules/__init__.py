@@ -35,6 +35,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     video,
     fastvideo,
     webhook_annotations,
+    webhook_conversion,
     webhook_components,
     webhook_gpu,
     webhook_grove,

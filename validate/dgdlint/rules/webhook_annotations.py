@@ -1,10 +1,9 @@
 """Annotations and labels as the Dynamo operator's webhook and the API server read them: the operator's
-own annotation keys take only the values it knows, intra-pod failover needs container discovery, every
-annotation and label value is a string, and the operator's conversion records stay the operator's."""
+own annotation keys take only the values it knows, intra-pod failover needs container discovery, and every
+annotation and label value is a string. The operator's conversion records: webhook_conversion.py."""
 
 from __future__ import annotations
 
-import json
 import re
 
 from dgdlint.model import Model, as_map, as_str
@@ -143,46 +142,3 @@ def metadata_value_not_string(model: Model):
                 yield Hit(obj, path + (key,),
                           f"{obj.label}: {kind} {key} is {type(value).__name__} {shown!r}, not a string; the API "
                           f"server refuses it")
-
-
-# The operator's conversion keeps what one API version cannot hold in these annotations of the object it
-# stores (the nvidia.com/dgd- prefix is reserved for it); `kubectl get -o yaml` shows them.
-CONVERSION_ANNOTATIONS = ("nvidia.com/dgd-spec", "nvidia.com/dgd-status")
-
-
-def _undecodable(text: str) -> str | None:
-    """Why Go's json.Unmarshal into a struct refuses `text` (not JSON, or JSON that is no object or
-    null), None when it takes it. The inner field types are not checked."""
-    def refuse_constant(name):
-        raise ValueError(f"{name} is not JSON")
-
-    try:
-        value = json.loads(text, parse_constant=refuse_constant)
-    except ValueError:
-        return "it is not JSON"
-    return None if value is None or isinstance(value, dict) else "it is JSON but not an object"
-
-
-@rule(
-    name="operator-conversion-annotation", code="DGD619", severity="warning", family="admission",
-    title="The operator's conversion annotations are left to the operator",
-    rationale="""The operator keeps the fields one API version of a DynamoGraphDeployment cannot hold in
-    `nvidia.com/dgd-spec` and `nvidia.com/dgd-status` on the stored object, and `kubectl get -o yaml`
-    shows them. Applied in a manifest, the webhook reads them back and validates the v1alpha1 fields
-    they hold (a `dgd-spec` with a v1alpha1 pvc without a name, or an ingress without a host, is
-    refused; a `dgd-status` that is no JSON object refuses the graph outright), and the conversion
-    restores fields from them that the manifest does not show. dgdlint does not read their content.""",
-    remediation="Remove nvidia.com/dgd-spec and nvidia.com/dgd-status from the manifest; write the fields "
-                "in the spec instead.",
-)
-def operator_conversion_annotation(model: Model):
-    for view in graph_views(model):
-        for key in CONVERSION_ANNOTATIONS:
-            found = view.annotation(key)
-            if found is None or not found.text:  # the operator skips an empty one
-                continue
-            problem = _undecodable(found.text) if key.endswith("status") else None
-            what = f"the webhook cannot decode it ({problem}) and refuses the graph" if problem else \
-                "the webhook validates the fields it holds, which dgdlint does not read"
-            yield Hit(view.obj, found.path, f"{view.obj.label}: annotation {key} is the operator's own "
-                                            f"conversion record; {what}")

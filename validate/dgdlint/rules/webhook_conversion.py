@@ -1,0 +1,127 @@
+"""The operator's conversion records (`nvidia.com/dgd-spec`, `nvidia.com/dgd-status`) in a manifest, read as
+the operator reads them (conversion_record.py): that they are set, and what the webhook refuses of them.
+
+On a v1beta1 graph the webhook rebuilds the v1alpha1 view (ConvertFrom) and validates it: the record's
+v1alpha1 fields are built into a v1alpha1 graph of their own, and the v1alpha1 rules that model those
+checks judge it (the same rules that judge a v1alpha1 manifest); each finding is reported at the
+annotation, naming the field in its JSON."""
+
+from __future__ import annotations
+
+from dgdlint.conversion_record import (
+    RECORDS,
+    SPEC_RECORD,
+    STATUS_RECORD,
+    alpha_view,
+    hub_services,
+    read_spec,
+    status_problem,
+)
+from dgdlint.model import DGD_KIND, KObject, Model, model_of
+from dgdlint.rules.registry import REGISTRY, Hit, rule
+from dgdlint.webhook_model import GraphView, graph_views
+
+# The webhook's v1alpha1 checks that read a field the record restores (validatePVCV1alpha1,
+# validateIngressSpecV1alpha1, the service annotation and frontendSidecar checks of
+# validateDynamoComponentDeploymentSharedSpecV1alpha1), by the rule that models each.
+_ALPHA_RULES = ("pvc-name-missing", "ingress-host-missing", "operator-annotation-invalid", "frontend-sidecar-invalid")
+
+
+def _what_it_does(view: GraphView, key: str, text: str) -> str:
+    if view.alpha:  # ConvertTo: dgd-spec holds v1beta1 fields (restoreDGDHubSpec); dgd-status is dropped
+        if key == STATUS_RECORD:
+            return "the operator's conversion drops it"
+        record = read_spec(text, "v1beta1")
+        if record.skipped:
+            return f"it does not decode as a v1beta1 spec ({record.skipped}), so the operator ignores it"
+        restored = hub_services(record, [component.component.name for component in view.components])
+        if not restored:
+            return "it holds no v1beta1 fields of this graph's services, so the conversion restores nothing from it"
+        return (f"the conversion restores the v1beta1 fields it holds for {', '.join(restored)} into the object the "
+                "webhook validates, and dgdlint does not check those")
+    if key == STATUS_RECORD:
+        problem = status_problem(text)
+        return f"it does not decode as the v1alpha1 status ({problem})" if problem else \
+            "the operator reads it as the v1alpha1 status"
+    record = read_spec(text, "v1alpha1")
+    if record.skipped:
+        return f"it does not decode as a v1alpha1 spec ({record.skipped}), so the operator ignores it"
+    return "the webhook restores the v1alpha1 fields it holds and validates them"
+
+
+@rule(
+    name="operator-conversion-annotation", code="DGD619", severity="warning", family="admission",
+    title="The operator's conversion annotations are left to the operator",
+    rationale="""The operator keeps the fields one API version of a DynamoGraphDeployment cannot hold in
+    `nvidia.com/dgd-spec` and `nvidia.com/dgd-status` on the stored object, and `kubectl get -o yaml`
+    shows them. Applied in a manifest, they are read back: on a v1beta1 graph the webhook restores the
+    v1alpha1 fields of `dgd-spec` and validates them, and refuses a `dgd-status` that does not decode
+    (operator-conversion-record-refused reports both); on a v1alpha1 graph the conversion restores the
+    v1beta1 fields of `dgd-spec` and drops `dgd-status`. A `dgd-spec` that does not decode is ignored
+    without a word. Either way the graph the operator runs is not the one the manifest shows. The message
+    says what the operator does with each record.""",
+    remediation="Remove nvidia.com/dgd-spec and nvidia.com/dgd-status from the manifest; write the fields "
+                "in the spec instead.",
+)
+def operator_conversion_annotation(model: Model):
+    for view in graph_views(model):
+        for key in RECORDS:
+            found = view.annotation(key)
+            if found is None or not found.text:  # the operator skips an empty one
+                continue
+            yield Hit(view.obj, found.path, f"{view.obj.label}: annotation {key} is the operator's own conversion "
+                                            f"record; {_what_it_does(view, key, found.text)}")
+
+
+def _alpha_refusals(view: GraphView, path: tuple, record):
+    label = view.obj.label
+    alpha = alpha_view(record, {component.component.name: component.raw for component in view.components})
+    for name in alpha.null_services:
+        yield Hit(view.obj, path, f"{label}: annotation {SPEC_RECORD} holds "
+                                  f"{record.json_path(('spec', 'services', name))}: null, a service that is no "
+                                  "component of the graph; the v1alpha1 view gets it as a nil service, on which "
+                                  "the webhook's validation fails")
+    if not alpha.spec:
+        return
+    restored = KObject.read_from(f"{SPEC_RECORD} of {label}", {
+        "apiVersion": "nvidia.com/v1alpha1", "kind": DGD_KIND,
+        "metadata": {"name": view.obj.name, "namespace": view.obj.namespace}, "spec": alpha.spec})
+    inner_model = model_of([restored])
+    for name in _ALPHA_RULES:
+        for hit in REGISTRY[name].check(inner_model):
+            inner = hit.message.removeprefix(f"{restored.label}: ").removeprefix(f"{restored.label} ")
+            yield Hit(view.obj, path, f"{label}: annotation {SPEC_RECORD} holds {record.json_path(hit.path)}, "
+                                      f"which the webhook validates in the v1alpha1 view: {inner} ({name})")
+
+
+@rule(
+    name="operator-conversion-record-refused", code="DGD647", severity="error", family="admission",
+    title="The operator's conversion records in a manifest pass its webhook",
+    rationale="""For a v1beta1 DynamoGraphDeployment the operator's webhook rebuilds the v1alpha1 view
+    (alphaDynamoGraphDeploymentForValidation, ConvertFrom) from the object and its conversion records,
+    and validates it. `nvidia.com/dgd-spec` gives that view its spec.pvcs and, for each component, the
+    service's ingress, annotations and frontendSidecar, so a record with a pvc without a name, an
+    enabled ingress without a host or a vLLM executor backend other than mp or ray refuses the graph;
+    a null service that is no component makes the validation fail. A `dgd-spec` the operator cannot
+    decode into its v1alpha1 type (not JSON, no object, a field of the wrong type) is skipped without a
+    word, so it refuses nothing. A `nvidia.com/dgd-status` that does not decode into the v1alpha1
+    status refuses the graph ("cannot validate preserved v1alpha1 DynamoGraphDeployment fields"). A
+    v1alpha1 graph's records are read as v1beta1 fields by the conversion, not by these checks.""",
+    remediation="Remove nvidia.com/dgd-spec and nvidia.com/dgd-status from the manifest; write the fields "
+                "in the spec instead.",
+)
+def operator_conversion_record_refused(model: Model):
+    for view in graph_views(model):
+        if view.alpha:
+            continue
+        spec = view.annotation(SPEC_RECORD)
+        if spec is not None and spec.text:
+            record = read_spec(spec.text, "v1alpha1")
+            if not record.skipped:
+                yield from _alpha_refusals(view, spec.path, record)
+        status = view.annotation(STATUS_RECORD)
+        problem = status_problem(status.text) if status is not None and status.text else None
+        if problem:
+            yield Hit(view.obj, status.path, f"{view.obj.label}: annotation {STATUS_RECORD} does not decode as the "
+                                             f"v1alpha1 status ({problem}); the webhook cannot rebuild the v1alpha1 "
+                                             "view and refuses the graph")
