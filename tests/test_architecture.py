@@ -16,13 +16,13 @@ PACKAGE = ROOT / "validate" / "dgdlint"
 # Each module's layer, by the longest matching name prefix. A module may import its own layer and those
 # below it. A new module that matches no prefix fails test_every_module_has_a_layer: give it one here.
 LAYERS = {
-    "dgdlint": 0, "dgdlint.findings": 0, "dgdlint.scalars": 0, "dgdlint.datafiles": 0,
+    "dgdlint": 0, "dgdlint.findings": 0, "dgdlint.scalars": 0, "dgdlint.datafiles": 0, "dgdlint.go_json": 0,
     "dgdlint.load": 1, "dgdlint.render": 1, "dgdlint.set_values": 1, "dgdlint.smoke": 1,
     "dgdlint.model": 2, "dgdlint.release": 2, "dgdlint.webhook_model": 2, "dgdlint.runtime_images": 2,
     "dgdlint.defaulting": 2,
     "dgdlint.quantity": 2, "dgdlint.cosmos": 2, "dgdlint.video": 2, "dgdlint.gpu": 2,
     "dgdlint.command_line": 2,
-    "dgdlint.schema": 3, "dgdlint.rules": 3, "dgdlint.diff": 3, "dgdlint.policy": 3,
+    "dgdlint.schema": 3, "dgdlint.conversion_record": 3, "dgdlint.rules": 3, "dgdlint.diff": 3, "dgdlint.policy": 3,
     "dgdlint.engine": 4, "dgdlint.plan": 4, "dgdlint.preflight": 4,
     "dgdlint.report": 5, "dgdlint.docs": 5, "dgdlint.parity": 5, "dgdlint.edit": 5,
     "dgdlint.commands": 6, "dgdlint.cli": 6, "dgdlint.__main__": 6,

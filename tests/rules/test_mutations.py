@@ -606,6 +606,11 @@ MUTANTS = [
      "operator-conversion-record-refused"),  # 2147483647 taken for an overflow
     ("go_json.py", "and not _RFC3339.fullmatch(value)", "and False",
      "operator-conversion-record-refused"),  # a status time that is no RFC 3339 text decodes
+    ("go_json.py", 'if kind == "object" and not node.get("x-kubernetes-preserve-unknown-fields"):',
+     'if kind == "object":', "operator-conversion-record-refused"),  # an open JSON value (a list) fails the decode
+    ("go_json.py", "out[name] = decode(item, inner, path + (key,), times, out.get(name))",
+     "out[name] = decode(item, inner, path + (key,), times)",
+     "operator-conversion-record-refused"),  # a key written twice replaces what the first set, where Go merges
     ("conversion_record.py", 'envelope = any(key == "spec" for key, _ in top)', "envelope = True",
      "operator-conversion-record-refused"),  # the legacy form (no spec key) read as an empty envelope
     ("conversion_record.py", "if name not in components:", "if name not in components or saved is None:",

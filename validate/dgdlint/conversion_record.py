@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from dgdlint.go_json import BYTES, Pairs, Undecodable, decode, parse
+from dgdlint.go_json import BYTES, Pairs, TooDeep, Undecodable, decode, parse
 from dgdlint.load import format_path
 from dgdlint.schema.bundled import bundled_root, schema_file
 
@@ -65,6 +65,7 @@ class SpecRecord:
     spec: dict | None = None  # the decoded spec (field names as Go's); None when skipped
     prefix: tuple = ()  # where the spec is in the JSON: ("spec",) in the envelope, () in the legacy form
     skipped: str = ""  # why the operator skips it
+    unread: str = ""  # why dgdlint cannot tell what the operator does with it (then nothing is restored here)
 
     def json_path(self, path: tuple) -> str:
         """A path of the spec (`spec.pvcs[0].name`) as it is in the record's JSON."""
@@ -77,9 +78,11 @@ def read_spec(text: str, version: str) -> SpecRecord:
     read from a v1beta1 object; v1beta1: restoreDGDHubSpec, read from a v1alpha1 one)."""
     spec_schema = _schema(version).get("spec")
     if not spec_schema:
-        return SpecRecord(version, skipped=f"dgdlint has no {version} schema to read it with")
+        return SpecRecord(version, unread=f"dgdlint has no {version} schema to read it with")
     try:
         top = parse(text)
+    except TooDeep:
+        return SpecRecord(version, unread="it is nested too deeply for dgdlint to read")
     except ValueError:
         return SpecRecord(version, skipped="it is not JSON")
     if top is None:  # null: an empty map, then the legacy form of an empty spec
@@ -94,6 +97,8 @@ def read_spec(text: str, version: str) -> SpecRecord:
         return SpecRecord(version, decode(top, spec_schema) or {})
     except Undecodable as error:
         return SpecRecord(version, skipped=f"{format_path(error.path) or 'it'} {error.problem}")
+    except RecursionError:
+        return SpecRecord(version, unread="it is nested too deeply for dgdlint to read")
 
 
 @lru_cache(maxsize=64)
@@ -101,6 +106,8 @@ def status_problem(text: str) -> str | None:
     """Why getJSONAnnFromObj cannot decode a non-empty dgd-status into the v1alpha1 status; None when it can."""
     try:
         decode(parse(text), _schema("v1alpha1").get("status") or {}, (), STATUS_TIMES)
+    except (TooDeep, RecursionError):
+        return None  # dgdlint cannot read it: no refusal claimed
     except ValueError:
         return "it is not JSON"
     except Undecodable as error:

@@ -40,6 +40,10 @@ class Number:
     text: str  # as written: Go reads it for the field's type
 
 
+class TooDeep(Exception):
+    """Nested deeper than Python's parser goes (Go's goes to 10000 levels): dgdlint cannot tell."""
+
+
 class Undecodable(Exception):
     def __init__(self, path: tuple, problem: str):
         super().__init__(problem)
@@ -48,12 +52,16 @@ class Undecodable(Exception):
 
 
 def parse(text: str):
-    """The JSON text, objects as Pairs and numbers as Number; ValueError when Go's parser refuses it."""
+    """The JSON text, objects as Pairs and numbers as Number; ValueError when Go's parser refuses it,
+    TooDeep when dgdlint cannot read it."""
     def no_constant(name):
         raise ValueError(f"{name} is not JSON")
 
-    return json.loads(text, object_pairs_hook=Pairs, parse_int=Number, parse_float=Number,
-                      parse_constant=no_constant)
+    try:
+        return json.loads(text, object_pairs_hook=Pairs, parse_int=Number, parse_float=Number,
+                          parse_constant=no_constant)
+    except RecursionError:
+        raise TooDeep() from None
 
 
 def _kind(value) -> str:
@@ -125,7 +133,9 @@ def _scalar(value, node: dict, path: tuple, times: set):
         if not isinstance(value, Number) or not math.isfinite(float(value.text)):
             raise Undecodable(path, f"is {_kind(value)}, where Go wants a number")
         return float(value.text)
-    return plain(value)  # no type (preserve-unknown-fields, RawExtension, json.RawMessage): anything
+    # no type, or an object whose fields the schema leaves open (apiextensionsv1.JSON, json.RawMessage,
+    # a schemaless struct): dgdlint cannot see a Go type there, and takes anything
+    return plain(value)
 
 
 def _time_key(path: tuple) -> tuple:
@@ -161,7 +171,7 @@ def decode(value, node: dict | None, path: tuple = (), times: frozenset = frozen
                 name, inner = key, node["additionalProperties"]
             out[name] = decode(item, inner, path + (key,), times, out.get(name))
         return out
-    if kind == "object":
+    if kind == "object" and not node.get("x-kubernetes-preserve-unknown-fields"):
         if not isinstance(value, Pairs):
             raise Undecodable(path, f"is {_kind(value)}, where Go wants an object")
         return plain(value)

@@ -32,6 +32,8 @@ def _what_it_does(view: GraphView, key: str, text: str) -> str:
         if key == STATUS_RECORD:
             return "the operator's conversion drops it"
         record = read_spec(text, "v1beta1")
+        if record.unread:
+            return f"dgdlint cannot read it ({record.unread})"
         if record.skipped:
             return f"it does not decode as a v1beta1 spec ({record.skipped}), so the operator ignores it"
         restored = hub_services(record, [component.component.name for component in view.components])
@@ -44,6 +46,8 @@ def _what_it_does(view: GraphView, key: str, text: str) -> str:
         return f"it does not decode as the v1alpha1 status ({problem})" if problem else \
             "the operator reads it as the v1alpha1 status"
     record = read_spec(text, "v1alpha1")
+    if record.unread:
+        return f"dgdlint cannot read it ({record.unread})"
     if record.skipped:
         return f"it does not decode as a v1alpha1 spec ({record.skipped}), so the operator ignores it"
     return "the webhook restores the v1alpha1 fields it holds and validates them"
@@ -117,7 +121,7 @@ def operator_conversion_record_refused(model: Model):
         spec = view.annotation(SPEC_RECORD)
         if spec is not None and spec.text:
             record = read_spec(spec.text, "v1alpha1")
-            if not record.skipped:
+            if not record.skipped and not record.unread:
                 yield from _alpha_refusals(view, spec.path, record)
         status = view.annotation(STATUS_RECORD)
         problem = status_problem(status.text) if status is not None and status.text else None
