@@ -1,7 +1,7 @@
-"""resource-claim-invalid against the real API server: each object of each fixture is created as a
-server-side dry run, sent as YAML as kubectl sends a file (the server measures an opaque config's
-parameters as the JSON it makes of them); the server refuses exactly the fixtures the rule fails, and at
-the fields it names."""
+"""resource-claim-invalid and device-class-invalid against the real API server: each object of each fixture
+is created as a server-side dry run, sent as YAML as kubectl sends a file (the server measures an opaque
+config's parameters as the JSON it makes of them); the server refuses exactly the fixtures the rules fail,
+and at the fields they name."""
 
 from __future__ import annotations
 
@@ -17,21 +17,29 @@ from dgdlint.engine import check_paths
 
 pytestmark = CLUSTER
 
-RULE = "resource-claim-invalid"
-FIXTURES = sorted((Path(__file__).parents[1] / "rules" / RULE).glob("*/*.yaml"))
+RULES = Path(__file__).parents[1] / "rules"
+FIXTURES = sorted(p for rule in ("resource-claim-invalid", "device-class-invalid")
+                  for p in (RULES / rule).glob("*/*.yaml"))
 
 
 def as_ours(field: str) -> str:
-    """A field the server names, as dgdlint writes its path."""
-    return re.sub(r"\[(\d+)\]", r"[\1]", field)
+    """A field the server names, as dgdlint writes its path: a template's metadata field that may not be set
+    is named by the Go field it reflects on (`uID` for uid)."""
+    return field.replace("spec.metadata.uID", "spec.metadata.uid")
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def as_theirs(path: str) -> str:
+    """A path a rule names, as the server names it: a label or annotation by its map (the server names the
+    map for a bad key or value)."""
+    return re.sub(r"\.(labels|annotations)\[.*\]$", r".\1", path)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
 def test_the_api_server_refuses_exactly_what_the_rule_fails(path, control_plane, namespace):
     refused = set()
     for body in yaml.safe_load_all(path.read_text(encoding="utf-8")):
         if body:
             refused |= {as_ours(f) for f in refused_fields(control_plane, namespace, yaml.safe_dump(body))}
-    named = {f.path for f in check_paths([str(path)]).findings if f.rule == RULE}
+    named = {as_theirs(f.path) for f in check_paths([str(path)]).findings if f.rule == path.parent.parent.name}
     assert bool(refused) == (path.parent.name == "fail"), refused
     assert refused == named

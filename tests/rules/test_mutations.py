@@ -380,11 +380,11 @@ MUTANTS = [
      "resource-claim-invalid"),  # 32 constraints or configs refused
     ("rules/resource_claim.py", "MAX_SUBREQUESTS = 8", "MAX_SUBREQUESTS = 7",
      "resource-claim-invalid"),  # 8 subrequests refused
-    ("rules/resource_claim.py", "MAX_SELECTORS = 32", "MAX_SELECTORS = 33",
+    ("rules/device_config.py", "MAX_SELECTORS = 32", "MAX_SELECTORS = 33",
      "resource-claim-invalid"),  # 33 selectors taken
-    ("rules/resource_claim.py", "MAX_PARAMETERS = 10 * 1024", "MAX_PARAMETERS = 10 * 1024 - 1",
+    ("rules/device_config.py", "MAX_PARAMETERS = 10 * 1024", "MAX_PARAMETERS = 10 * 1024 - 1",
      "resource-claim-invalid"),  # parameters of 10240 bytes refused
-    ("rules/resource_claim.py", 'json.dumps(parameters, separators=(",", ":"), ensure_ascii=False)',
+    ("rules/device_config.py", 'json.dumps(parameters, separators=(",", ":"), ensure_ascii=False)',
      "json.dumps(parameters, ensure_ascii=False)", "resource-claim-invalid"),  # JSON counted with spaces
     ("rules/device_cel.py", "MAX_EXPRESSION = 10 * 1024", "MAX_EXPRESSION = 10 * 1024 + 1",
      "resource-claim-invalid"),  # an expression of 10241 bytes taken
@@ -405,6 +405,16 @@ MUTANTS = [
      "resource-claim-invalid"),  # has(device.driver) read as a string
     ("rules/device_cel.py", "if names and not any(", "if names and any(",
      "resource-claim-invalid"),  # a Kubernetes library name taken for the user's mistake
+    ("rules/resource_claim.py", "value not in (None, \"\", 0)", "value not in (None, 0)",
+     "resource-claim-invalid"),  # an empty template name taken for one set
+    ("rules/resource_claim.py", 'if key not in ("labels", "annotations") and', 'if key not in ("labels",) and',
+     "resource-claim-invalid"),  # template annotations refused
+    ("rules/device_class.py", 'if "/" not in name or "kubernetes.io/" in name:', 'if "/" not in name:',
+     "device-class-invalid"),  # an extended resource in kubernetes.io taken
+    ("rules/resource_claim.py", "MAX_CONFIG = 32", "MAX_CONFIG = 33",
+     "device-class-invalid"),  # 33 configs taken
+    ("rules/device_config.py", "MAX_SELECTORS = 32", "MAX_SELECTORS = 31",
+     "device-class-invalid"),  # 32 selectors refused
     ("rules/autoscaler_target.py", '"apps": {"DaemonSet"},', '"apps": {"DaemonSet", "StatefulSet"},',
      "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
     ("rules/autoscaler_target.py", 'api_group(as_str(target.get("apiVersion")) or "")',

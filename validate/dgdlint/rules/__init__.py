@@ -17,6 +17,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     ingress_class,
     persistent_volume,
     resource_claim,
+    device_class,
     rbac,
     quota,
     service,

@@ -1,7 +1,7 @@
 """What dgdlint does not check, said once: a built-in kind whose own API-server validation no rule reads.
 
 Such an object is still checked against Kubernetes' JSON schema and for its metadata, but the server
-validates more (a DeviceClass's selectors, a webhook configuration's rules, ...), so a pass here is not
+validates more (a ResourceSlice's devices, a webhook configuration's rules, ...), so a pass here is not
 the server's. One note per kind, on its first object."""
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ MODELLED_KINDS = frozenset({
     "PodDisruptionBudget", "NetworkPolicy", "Ingress", "PriorityClass", "Namespace", "StorageClass",
     "HorizontalPodAutoscaler", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding", "LimitRange",
     "ResourceQuota", "Service", "PersistentVolume", "RuntimeClass", "IngressClass",
-    "ResourceClaim", "ResourceClaimTemplate",
+    "ResourceClaim", "ResourceClaimTemplate", "DeviceClass",
 })
 
 
 # Kinds modelled in one version of their group only; the others are still named.
-MODELLED_VERSIONS = {"ResourceClaim": "v1", "ResourceClaimTemplate": "v1"}
+MODELLED_VERSIONS = {"ResourceClaim": "v1", "ResourceClaimTemplate": "v1", "DeviceClass": "v1"}
 
 
 def modelled(obj) -> bool:
@@ -41,9 +41,10 @@ def built_in(obj) -> bool:
     rationale="""dgdlint checks every built-in object against Kubernetes' JSON schema and its metadata as
     the server does, and reads the server's own validation of the kinds a deployment of the Reasoner
     uses (workloads, claims, config, policies, services, autoscalers, RBAC, quotas, storage, priority,
-    runtime and ingress classes, namespaces, DRA resource claims and claim templates of resource.k8s.io/v1).
-    For any other built-in kind the server validates more than the schema says, so a manifest that
-    passes here may still be refused when applied: this note says so instead of passing it silently.""",
+    runtime and ingress classes, namespaces, DRA resource claims, claim templates and device classes of
+    resource.k8s.io/v1). For any other built-in kind the server validates more than the schema says, so a
+    manifest that passes here may still be refused when applied: this note says so instead of passing it
+    silently.""",
     remediation="Apply such objects with a server-side dry run (kubectl apply --dry-run=server) to have the "
                 "API server judge them, or leave the note: it does not fail the check.",
     reads=("every built-in object's kind",),

@@ -13,18 +13,19 @@ are on by default):
   unique, and a matchAttribute or distinctAttribute that is a domain and a C identifier;
 - config (at most 32): requests as for constraints, and an opaque configuration with a driver (a CSI
   driver's name: a DNS subdomain of at most 63 characters) and parameters that are a JSON object of at most
-  10 KiB.
+  10 KiB (device_config.py, shared with device-class-invalid);
+- a template's spec.metadata: labels and annotations of Kubernetes' syntax, and no other field set.
 
 derivedAttributes are dropped on create (their DRADerivedAttributes gate is alpha, off in 1.37), so they
 are not read. adminAccess needs a label on the namespace, which only the cluster knows."""
 
 from __future__ import annotations
 
-import json
 import re
 
 from dgdlint.model import Model, as_list, as_map, as_str
-from dgdlint.rules.device_cel import expression_problem
+from dgdlint.rules.device_config import opaque_problems, selector_problems
+from dgdlint.rules.metadata import table_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.syntax import (
     as_int,
@@ -33,16 +34,13 @@ from dgdlint.rules.syntax import (
     label_value_problem,
     qualified_name_problem,
 )
-from dgdlint.rules.volume_sources import csi_driver_problem
 
 GROUP = "resource.k8s.io"
 DEVICES = {"ResourceClaim": ("spec", "devices"), "ResourceClaimTemplate": ("spec", "spec", "devices")}
 MAX_REQUESTS = 32  # DeviceRequestsMaxSize; also the most requests a constraint or a config names
 MAX_SUBREQUESTS = 8
-MAX_SELECTORS = 32
 MAX_CONSTRAINTS = 32
 MAX_CONFIG = 32
-MAX_PARAMETERS = 10 * 1024  # bytes of JSON
 MAX_IDENTIFIER = 32  # DeviceMaxIDLength
 MODES = ("ExactCount", "All")
 EFFECTS = ("NoSchedule", "NoExecute", "None")
@@ -152,19 +150,8 @@ def _device_problems(request: dict, at: tuple, what: str):
     elif class_name is not None and dns1123_subdomain_problem(class_name):
         yield at + ("deviceClassName",), \
             f"{what} deviceClassName {class_name!r} {dns1123_subdomain_problem(class_name)}"
-    selectors = as_list(request.get("selectors"))
-    if len(selectors) > MAX_SELECTORS:
-        yield from _too_many(selectors, MAX_SELECTORS, at + ("selectors",), f"selectors in a {what}")
-    else:
-        for index, selector in enumerate(selectors):
-            where = at + ("selectors", index)
-            cel = as_map(selector).get("cel")
-            if cel is None:
-                yield where + ("cel",), f"{what} selector has no cel (its one kind of selector)"
-            elif isinstance(as_map(cel).get("expression"), str):
-                problem = expression_problem(cel["expression"])
-                if problem:
-                    yield where + ("cel", "expression"), f"{what} selector expression {problem}"
+    for path, problem in selector_problems(as_list(request.get("selectors")), at + ("selectors",)):
+        yield path, f"{what} {problem}"
     mode = as_str(request.get("allocationMode")) or "ExactCount"  # the v1 default
     count = as_int(request.get("count"))
     if mode == "All" and count:
@@ -216,29 +203,9 @@ def _constraint_problems(constraint: dict, at: tuple, names: dict):
     yield at, "constraint has neither matchAttribute nor distinctAttribute (one is required)"
 
 
-def parameters_problem(parameters: object) -> str | None:
-    """An opaque configuration's parameters: a JSON object of at most 10 KiB, counted as compact JSON (what
-    kubectl sends for YAML; other spellings of numbers can differ by a few bytes)."""
-    size = len(json.dumps(parameters, separators=(",", ":"), ensure_ascii=False).encode())
-    if size > MAX_PARAMETERS:
-        return f"are {size} bytes of JSON; at most {MAX_PARAMETERS} are taken"
-    if not isinstance(parameters, dict):
-        return "must be a JSON object (the driver's configuration, with its apiVersion and kind)"
-    return None
-
-
 def _config_problems(config: dict, at: tuple, names: dict):
     yield from _references(config, at, names, "config")
-    if config.get("opaque") is None:
-        yield at + ("opaque",), "config has no opaque configuration (its one kind)"
-        return
-    opaque, where = as_map(config["opaque"]), at + ("opaque",)
-    driver = as_str(opaque.get("driver"))
-    if driver is not None and csi_driver_problem(driver):
-        yield where + ("driver",), f"config driver {driver!r} {csi_driver_problem(driver)}"
-    if opaque.get("parameters") is not None and parameters_problem(opaque["parameters"]):  # null: the schema's
-        yield where + ("parameters",), f"config parameters {parameters_problem(opaque['parameters'])}"
-
+    yield from opaque_problems(config, at)
 
 def device_claim_problems(devices: dict, at: tuple):
     """(path, problem) for a claim's `devices`, at `at`."""
@@ -260,6 +227,19 @@ def device_claim_problems(devices: dict, at: tuple):
             yield from check(as_map(item), at + (key, index), names)
 
 
+def template_metadata_problems(metadata: dict):
+    """A template's spec.metadata, the metadata of the claims made of it: labels and annotations of
+    Kubernetes' syntax, and nothing else set (a field left empty, null or 0 is not set)."""
+    at = ("spec", "metadata")
+    for key in ("labels", "annotations"):
+        if isinstance(metadata.get(key), dict):
+            yield from table_problems(metadata[key], key, at + (key,))
+    for key, value in metadata.items():
+        if key not in ("labels", "annotations") and value not in (None, "", 0) and value != [] and value != {}:
+            yield at + (key,), f"template metadata sets {key}; only labels and annotations are taken (each " \
+                               "claim made of the template is named after its pod)"
+
+
 @rule(
     name="resource-claim-invalid", code="DGD646", severity="error", family="admission",
     title="Resource claims and claim templates are ones the API server takes",
@@ -271,8 +251,9 @@ def device_claim_problems(devices: dict, at: tuple):
     does not evaluate to a bool, whose constraints or config name a request the claim does not have or
     give an attribute that is no domain/name, or whose opaque config has a bad driver name or parameters
     that are not a JSON object of at most 10 KiB; and one over the list limits (32 requests, 8
-    subrequests, 32 selectors, constraints and configs). The JSON schema takes all of these, and the pods
-    that name such a template are never made.""",
+    subrequests, 32 selectors, constraints and configs); and a template whose spec.metadata sets more than
+    labels and annotations, or labels or annotations out of syntax. The JSON schema takes all of these, and
+    the pods that name such a template are never made.""",
     remediation="Name requests as DNS labels, give each one exactly (deviceClassName, count) or firstAvailable, "
                 "write selectors against device.driver, device.attributes[DOMAIN].NAME and "
                 "device.capacity[DOMAIN].NAME, and point constraints and config at the claim's own requests.",
@@ -283,6 +264,9 @@ def resource_claim_invalid(model: Model):
         at = DEVICES.get(obj.kind)
         if at is None or obj.group != GROUP or obj.version != "v1":
             continue
+        if obj.kind == "ResourceClaimTemplate" and isinstance(obj.get(("spec", "metadata")), dict):
+            for path, problem in template_metadata_problems(obj.get(("spec", "metadata"))):
+                yield Hit(obj, path, f"{obj.label}: {problem}")
         devices = obj.get(at)
         if isinstance(devices, dict):
             for path, problem in device_claim_problems(devices, at):
