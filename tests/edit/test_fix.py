@@ -338,24 +338,40 @@ def test_two_pull_secrets_for_nvcr_are_a_choice_left_to_a_person(capsys, tmp_pat
 
 
 
-def test_a_repeated_entry_goes_with_its_comments_and_the_later_ones_keep_theirs(capsys, tmp_path):
+def test_a_repeated_entry_goes_with_its_comments_and_the_others_keep_theirs(capsys, tmp_path):
+    """The last entry of the name stays (the one env_var reads, and other fixes edit); the earlier one goes,
+    its comments reported as dropped at their lines; the comments of the items after it follow them."""
     case = RULES / "duplicate-env" / "fail" / "job-env-twice.yaml"
     text = case.read_text()
-    repeat = "            - name: NIM_MODEL_TYPE\n              value: reasoner\n          resources:\n"
-    assert text.count(repeat) == 1
-    commented = text.replace(repeat, "            # pasted twice\n            - name: NIM_MODEL_TYPE\n"
-                                     "              value: reasoner  # again\n            # the last entry\n"
-                                     "            - name: EXTRA\n              value: \"1\"  # kept\n"
-                                     "          resources:\n")
+    first = "            - name: NIM_MODEL_TYPE\n              value: reasoner\n            - name: NIM_MODEL_VARIANT\n"
+    assert text.count(first) == 1
+    commented = text.replace(first, "            # pasted twice\n            - name: NIM_MODEL_TYPE\n"
+                                    "              value: reasoner  # again\n            # the variant\n"
+                                    "            - name: NIM_MODEL_VARIANT\n")
     target = tmp_path / "job.yaml"
     target.write_text(commented)
     code, _, err = run(capsys, "fix", str(target))
-    assert code == 0 and "the repeated NIM_MODEL_TYPE entries removed (each the same as the first)" in err
-    # Dropped, and said so at each line: the comment above the item and the one at the end of its value.
-    assert err.count("[edit-comment-dropped]") == 2 and ":52: warning" in err and ":53: warning" in err, err
-    assert target.read_text() == text.replace(repeat, "            # the last entry\n            - name: EXTRA\n"
-                                                      "              value: \"1\"  # kept\n          resources:\n")
+    assert code == 0 and "the repeated NIM_MODEL_TYPE entries removed (each the same as the last, which " \
+        "stays)" in err
+    assert err.count("[edit-comment-dropped]") == 2 and ":44: warning" in err and ":45: warning" in err, err
+    assert target.read_text() == text.replace(first, "            # the variant\n"
+                                                     "            - name: NIM_MODEL_VARIANT\n")
     assert not [f for f in check_paths([str(target)]).findings if f.rule == "duplicate-env"]
+
+
+def test_a_repeated_entry_another_fix_edits_is_edited_once_and_kept(capsys, tmp_path):
+    """From review R4: the download Job's precision appended twice and different from the workers'. The
+    last entry takes the workers' value and the first goes; no other entry is touched."""
+    case = RULES / "download-job-model-mismatch" / "fail" / "job-precision-differs.yaml"
+    text = case.read_text()
+    entry = "            - name: NIM_PRECISION\n              value: bf16\n"
+    assert text.count(entry) == 1
+    target = tmp_path / "job.yaml"
+    target.write_text(text.replace(entry, entry + entry))
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and "[duplicate-env] [fixed]" in err and "NIM_PRECISION=fp8" in err
+    assert target.read_text() == text.replace(entry, entry.replace("bf16", "fp8"))
+    assert not _findings(target)
 
 
 def test_the_frontend_s_gpus_go_with_the_tables_they_leave_empty_and_nothing_else(capsys, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import stat
 import sys
 
@@ -67,6 +68,8 @@ def _render_all(files: dict[str, EditableFile], notes: list[Note]) -> dict[str, 
         try:
             out[path] = edit.render()
         except EditError as error:
+            # What was planned for the file is not done: no note may say it was.
+            notes[:] = [note for note in notes if not (note.file == path and note.code == "fixed")]
             notes.append(Note(error.file, error.line, "error", "edit-refused",
                               f"{error.message}; the file is left untouched"))
     return out
@@ -164,7 +167,7 @@ def run_convert(paths: list[str], to: str, write: bool) -> int:
 
 
 def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotations: bool = True,
-              config=None) -> tuple[dict[str, str], dict[str, str]]:
+              config=None, secrets: set[str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """(original texts, fixed texts) of the files whose fixes apply; notes say what was done and left. Only
     findings the policy keeps are fixed: a rule the configuration turns off, or an object that suppresses it
     with a reason, is left as it is."""
@@ -172,20 +175,27 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotatio
     from dgdlint.edit.fixers import plans_for
     from dgdlint.engine import apply_policy, check_loaded
     from dgdlint.load import LoadResult, load_text
+    from dgdlint.rules.hygiene import SECRET_ENV
 
     files = _open_all(paths, notes)
     loaded = LoadResult()
     for path, edit in files.items():
         load_text(path, edit.text, loaded)
     result = check_loaded(loaded)
+    if secrets is not None:  # the literal keys, which a diff must not show whatever they look like
+        secrets.update(entry.value for _who, _container, entry in result.model.declared_env()
+                       if entry.name in SECRET_ENV and entry.value and entry.value.strip())
     apply_policy(result, config, annotations=respect_annotations)
     reported = {(f.rule, f.object_ref) for f in result.findings}
+    # A plan is made when a finding it answers is reported (one the policy keeps), on the object it edits
+    # or on those it names as reported_on (a Job's fix answers its graphs' findings).
     plans = [p for p in plans_for(result.model, rules)
-             if (p.rule, (getattr(p, "reported_on", None) or p.obj).ref) in reported]
+             if any((p.rule, obj.ref) in reported for obj in getattr(p, "reported_on", None) or (p.obj,))]
     seen, unique = set(), []
     for plan in plans:  # one edit per (object, container, what)
-        key = (plan.rule, plan.obj.ref, getattr(plan, "name", None), repr(getattr(plan, "container", None) and
-               plan.container.path), getattr(plan, "path", None))
+        key = (type(plan).__name__, plan.rule, plan.obj.ref, getattr(plan, "name", None),
+               repr(getattr(plan, "container", None) and plan.container.path), getattr(plan, "path", None),
+               getattr(plan, "paths", None), getattr(plan, "indexes", None))
         if key not in seen:
             seen.add(key)
             unique.append(plan)
@@ -195,6 +205,31 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotatio
     return originals, {p: t for p, t in texts.items() if t != originals[p]}
 
 
+_KEY_LINE = re.compile(r"^(?P<head>[-+ ]\s*(?:-\s+)?(?:[^:#'\"]+|'[^']*'|\"[^\"]*\"):\s+)"
+                       r"(?P<value>.+?)(?P<tail>\s+#.*)?$")
+
+
+def without_secrets(line: str, secrets: set[str] = frozenset()) -> str:
+    """A diff line as `fix --diff` prints it: a value that looks like a credential (an NGC key, a token, a
+    long base64 text such as a pull secret's docker config), or a literal key of the set (`secrets`), is
+    replaced by `<not shown>`, in changed and context lines alike; the files written keep their values."""
+    from dgdlint.video import looks_like_a_credential
+
+    body, end = (line[:-1], "\n") if line.endswith("\n") else (line, "")
+    found = _KEY_LINE.match(body)
+    value = found["value"].strip("'\" ") if found else ""
+    if found and (looks_like_a_credential(value) or value in secrets):
+        body = found["head"] + "<not shown>" + (found["tail"] or "")
+    elif looks_like_a_credential(body[1:].strip().lstrip("- ").strip("'\" ")):
+        body = body[:1] + " " * (len(body[1:]) - len(body[1:].lstrip())) + "<not shown>"
+    for secret in sorted((text for text in secrets if len(text) >= 8), key=len, reverse=True):
+        body = body.replace(secret, "<not shown>")  # inside a longer text (a script, a flow mapping)
+    return _NGC_KEY.sub("nvapi-<not shown>", body) + end
+
+
+_NGC_KEY = re.compile(r"nvapi-[A-Za-z0-9_-]+")
+
+
 def run_fix(paths: list[str], diff: bool, config=None) -> int:
     paths = list(dict.fromkeys(paths))  # a file named twice is fixed once
     problem = _missing(paths, stdin_ok=False)
@@ -202,7 +237,8 @@ def run_fix(paths: list[str], diff: bool, config=None) -> int:
         print(f"dgdlint: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     notes: list[Note] = []
-    originals, fixed = fix_texts(paths, notes, config=config)
+    secrets: set[str] = set()
+    originals, fixed = fix_texts(paths, notes, config=config, secrets=secrets)
     _report(notes)
     failed = any(n.severity == "error" for n in notes)
     if not fixed and not failed:
@@ -210,7 +246,8 @@ def run_fix(paths: list[str], diff: bool, config=None) -> int:
         return EXIT_OK
     if diff:  # a refused file (it does not parse, or holds what the round trip cannot keep) is no diff
         for path, text in fixed.items():
-            sys.stdout.writelines(difflib.unified_diff(originals[path].splitlines(keepends=True),
-                                                       text.splitlines(keepends=True), f"a/{path}", f"b/{path}"))
+            lines = difflib.unified_diff(originals[path].splitlines(keepends=True), text.splitlines(keepends=True),
+                                         f"a/{path}", f"b/{path}")
+            sys.stdout.writelines(without_secrets(line, secrets) for line in lines)
         return EXIT_FINDINGS if failed else EXIT_OK
     return _write(fixed, notes)

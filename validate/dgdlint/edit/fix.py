@@ -29,7 +29,7 @@ class SetEnv:
     name: str
     value: str
     why: str
-    reported_on: KObject | None = None  # the object the rule reports the finding on, when not `obj`
+    reported_on: tuple = ()  # the objects the rule reports the finding on, when not `obj`
 
 
 @dataclass
@@ -67,6 +67,7 @@ class FromSecret:
     secret: str
     key: str
     why: str
+    own: bool = False  # the entry's own secretKeyRef, written beside the literal: kept as it is (optional too)
 
 
 @dataclass
@@ -96,7 +97,7 @@ class Ambiguous:
     obj: KObject
     path: tuple
     message: str
-    reported_on: KObject | None = None
+    reported_on: tuple = ()
 
 
 def document_of(files: dict[str, EditableFile], obj: KObject) -> EditableDocument | None:
@@ -140,7 +141,8 @@ _APPLY = {}  # plan type -> how it is applied (filled below)
 
 def apply(files: dict[str, EditableFile], plans: list) -> list[Note]:
     notes: list[Note] = []
-    for plan in plans:
+    # Removals last: the other plans find their entries at the places the model read them.
+    for plan in sorted(plans, key=lambda plan: isinstance(plan, DeleteItems | DeleteKeys)):
         document = document_of(files, plan.obj)
         if isinstance(plan, Ambiguous) or document is None:
             message = plan.message if isinstance(plan, Ambiguous) else "its document could not be edited"
@@ -165,8 +167,8 @@ def _set_env(document: EditableDocument, plan: SetEnv) -> bool | str:
         if not entry.is_literal:
             return f"{plan.name} comes from valueFrom; set it to {plan.value!r} by hand"
         item = _node(document, base + entry.path)
-        if not isinstance(item, CommentedMap):
-            return f"{plan.name}'s entry is not a mapping"
+        if not isinstance(item, CommentedMap) or item.get("name") != plan.name:
+            return f"{plan.name}'s entry is not where it was read; set it by hand"
         old = item.get("value")
         item["value"] = type(old)(plan.value) if isinstance(old, str) and type(old) is not str else \
             _string(plan.value)
@@ -232,6 +234,9 @@ def _from_secret(document: EditableDocument, plan: FromSecret) -> bool | str:
     item = _node(document, plan.obj.base + plan.path)
     if not isinstance(item, CommentedMap):
         return "the entry is not a mapping; write its valueFrom by hand"
+    if plan.own:
+        del item["value"]  # the literal (never shown) goes; the Secret reference stays as written
+        return True
     source = CommentedMap([("secretKeyRef", CommentedMap([("name", plan.secret), ("key", plan.key)]))])
     keys = list(item)
     place = keys.index("value") if "value" in item else keys.index("valueFrom") if "valueFrom" in item else len(keys)

@@ -48,7 +48,7 @@ def fix_edge_dflash(model: Model):
         yield from _dflash_off(rule, label, obj, container, env_text(container, "NIM_MODEL_VARIANT"))
 
 
-def _dflash_off(rule: str, label: str, obj, container, variant: str | None, reported_on=None):
+def _dflash_off(rule: str, label: str, obj, container, variant: str | None, reported_on: tuple = ()):
     """DFlash off in a container of a variant that ships no DFlash draft (Edge)."""
     matrix = support_matrix()
     if not variant or variant not in matrix.variants or matrix.has_dflash(variant):
@@ -161,35 +161,55 @@ def fix_driver_capabilities(model: Model):
                              f"{worker.label}: {DRIVER_CAPABILITIES_ENV}={value} (NVDEC decodes its video)")
 
 
+def _gpus(containers) -> int:
+    return max((found[1] for c in containers if (found := c.gpu_request())), default=0)
+
+
 def fix_download_model(model: Model):
     """The download Job takes the model its graphs' workers run: for each model field, the one value they
-    all agree on. Workers (or graphs sharing a Job) that disagree leave the field to a person."""
+    all agree on. Workers (or graphs sharing a Job) that disagree, a Job whose field comes from valueFrom,
+    and a tags selector for another GPU count than the Job's leave the field to a person."""
     from dgdlint.cosmos import download_jobs, same_model_value
     from dgdlint.rules.model_selection import MODEL_ENV
 
     rule = "download-job-model-mismatch"
-    wanted: dict[tuple, dict] = {}  # (id of the Job's container, name) -> {value: (graph, job, container)}
+    slots: dict[tuple, dict] = {}  # (id of the Job's container, name) -> what the workers run
     for graph in model.graphs:
         if not is_cosmos_graph(graph):
             continue
         for job, container in download_jobs(model, graph):
             for name in MODEL_ENV:
-                values = [env_text(worker.main, name) for worker in nim_workers(graph)]
-                for value in {value for value in values if value is not None}:
-                    wanted.setdefault((id(container), name), {})[value] = (graph, job, container)
-    for (_container, name), found in wanted.items():
-        values = list(found)
-        graph, job, container = found[values[0]]
-        if any(not same_model_value(name, values[0], value) for value in values[1:]):
-            yield Ambiguous(rule, job.obj, container.env_path(name), f"{job.label}: the workers it downloads for "
-                            f"run {name} as " + " and ".join(sorted(map(repr, values))) + "; one Job downloads one "
-                            "model, so which is yours to choose (or a Job for each)", reported_on=graph.obj)
-        elif not same_model_value(name, values[0], env_text(container, name)):
-            yield SetEnv(rule, job.obj, container, name, values[0],
-                         f"{job.label}: {name}={values[0]}, as the workers of {graph.obj.label} run",
-                         reported_on=graph.obj)
+                for worker in nim_workers(graph):
+                    value = env_text(worker.main, name)
+                    if value is not None:
+                        slot = slots.setdefault((id(container), name), {"job": job, "container": container,
+                                                                        "values": {}, "graphs": {}, "gpus": set()})
+                        slot["values"].setdefault(value, None)
+                        slot["graphs"].setdefault(id(graph.obj), graph.obj)
+                        slot["gpus"].add(_gpus([worker.main]))
+    for (_container, name), slot in slots.items():
+        job, container, values = slot["job"], slot["container"], list(slot["values"])
+        graphs = tuple(slot["graphs"].values())
+        entry, value = container.env_var(name), values[0]
+        if any(not same_model_value(name, value, other) for other in values[1:]):
+            problem = f"the workers it downloads for run {name} as {' and '.join(sorted(map(repr, values)))}; " \
+                      "one Job downloads one model, so which is yours to choose (or a Job for each)"
+        elif same_model_value(name, value, env_text(container, name)):
+            continue
+        elif entry is not None and not entry.is_literal:
+            problem = f"its {name} comes from valueFrom; set it to the workers' {value!r} by hand"
+        elif name == "NIM_TAGS_SELECTOR" and slot["gpus"] != {_gpus(job.all_containers)}:
+            problem = f"it asks for {_gpus(job.all_containers)} GPUs and the workers for " \
+                      f"{' or '.join(map(str, sorted(slot['gpus'])))}: give it the workers' GPUs first " \
+                      "(download-job-gpu-selectors), then their tags selector"
+        else:
+            whose = " and ".join(graph.label for graph in graphs)
+            yield SetEnv(rule, job.obj, container, name, value, f"{job.label}: {name}={value}, as the workers of "
+                         f"{whose} run", graphs)
             if name == "NIM_MODEL_VARIANT":  # and what the variant needs, or the next check finds it missing
-                yield from _dflash_off(rule, job.label, job.obj, container, values[0], graph.obj)
+                yield from _dflash_off(rule, job.label, job.obj, container, value, graphs)
+            continue
+        yield Ambiguous(rule, job.obj, container.env_path(name), f"{job.label}: {problem}", graphs)
 
 
 # rule name -> fixer; a rule is fixable exactly when it is here.

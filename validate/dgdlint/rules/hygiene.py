@@ -64,7 +64,7 @@ def placeholder_value(model: Model):
                 yield Hit(obj, path, f"{obj.label}: {found} is {what}, not a value")
 
 
-_SECRET_ENV = ("NGC_API_KEY",)
+SECRET_ENV = ("NGC_API_KEY",)
 
 
 @rule(
@@ -82,7 +82,7 @@ _SECRET_ENV = ("NGC_API_KEY",)
 )
 def ngc_api_key_literal(model: Model):
     for where, container, entry in model.declared_env():
-        if entry.name not in _SECRET_ENV:
+        if entry.name not in SECRET_ENV:
             continue
         if entry.value_from is None or entry.written:
             # Never echo the value. (Beside a valueFrom, the literal is in the manifest all the same.)
@@ -99,7 +99,7 @@ def ngc_api_key_literal(model: Model):
                 if not isinstance(item, str) or (id(container.obj), path + (index,)) in seen:
                     continue
                 name = item.split("=", 1)[0].strip()
-                if name in _SECRET_ENV:
+                if name in SECRET_ENV:
                     seen.add((id(container.obj), path + (index,)))
                     yield Hit(container.obj, path + (index,), f"{owner.label}: {name} is given as a literal "
                                                               "string entry")
@@ -230,7 +230,7 @@ def duplicate_object(model: Model):
     value the operator passes on is said nowhere, so the repeat is refused here too.""",
     remediation="Keep one entry for the name (replace the existing entry instead of appending).",
     reads=("DynamoGraphDeployment", "Job", "Pod", "Deployment"),
-    fixable="""Removes the repeats of a name whose entries are all the same (the first stays). Entries of one
+    fixable="""Removes the repeats of a name whose entries are all the same (the last stays). Entries of one
     name that differ are reported and left, their values not shown.""",
 )
 def duplicate_env(model: Model):
