@@ -18,7 +18,8 @@ pytestmark = CLUSTER
 
 FIXTURES = sorted(p for p in (Path(__file__).parents[1] / "rules" / "object-metadata-invalid").glob("*/*.yaml")
                   if p.name.startswith(("job-", "pod-", "claim-", "service-", "serviceaccount-", "namespace-",
-                                        "priorityclass-", "storageclass-")))
+                                        "priorityclass-", "storageclass-", "resourceclaimtemplate-",
+                                        "deviceclass-")))
 
 
 def related(theirs: str, ours: set[str]) -> bool:

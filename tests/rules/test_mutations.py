@@ -415,6 +415,8 @@ MUTANTS = [
      "device-class-invalid"),  # 33 configs taken
     ("rules/device_config.py", "MAX_SELECTORS = 32", "MAX_SELECTORS = 31",
      "device-class-invalid"),  # 32 selectors refused
+    ("rules/metadata.py", '"ResourceClaimTemplate", "DeviceClass"}', '"ResourceClaimTemplate"}',
+     "object-metadata-invalid"),  # a DeviceClass's name left unread
     ("rules/autoscaler_target.py", '"apps": {"DaemonSet"},', '"apps": {"DaemonSet", "StatefulSet"},',
      "autoscaler-target-unscalable"),  # a StatefulSet taken for unscalable
     ("rules/autoscaler_target.py", 'api_group(as_str(target.get("apiVersion")) or "")',

@@ -23,7 +23,8 @@ from dgdlint.rules.syntax import (
 _SUBDOMAIN_KINDS = {"Pod", "Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ConfigMap",
                     "Secret", "PersistentVolumeClaim", "ServiceAccount", "PodDisruptionBudget", "NetworkPolicy",
                     "Ingress", "HorizontalPodAutoscaler", "LimitRange", "ResourceQuota", "PriorityClass",
-                    "StorageClass", "RuntimeClass", "IngressClass", "PersistentVolume"}
+                    "StorageClass", "RuntimeClass", "IngressClass", "PersistentVolume", "ResourceClaim",
+                    "ResourceClaimTemplate", "DeviceClass"}
 # Built-in kinds whose names are RFC 1123 labels in every release: a Namespace's (ValidateNamespaceName).
 _NAMESPACE_KINDS = {"Namespace"}
 # RBAC roles and bindings: names (and generateNames) that are one URL path segment (rbac's ValidateRBACName).
@@ -178,7 +179,8 @@ def table_problems(table: dict, key: str, at: tuple):
     name="object-metadata-invalid", code="DGD607", severity="error", family="admission",
     title="Names, labels and annotation keys are ones the API server stores",
     rationale="""The API server refuses an object without a name (or generateName), a name that is not a lowercase
-    RFC 1123 subdomain (a DynamoGraphDeployment, a Job, a claim, a LimitRange, a ResourceQuota), a Service name
+    RFC 1123 subdomain (a DynamoGraphDeployment, a Job, a claim, a LimitRange, a ResourceQuota, a DRA claim
+    template or device class), a Service name
     that is no DNS label (63 characters at most, no dots or upper case; starting with a letter before Kubernetes
     1.36), an RBAC role or binding name that is no URL path segment ('.', '..', or with '/' or '%'), a label key
     or value or an annotation key outside Kubernetes' syntax, annotations of more than 256 KiB together, a
