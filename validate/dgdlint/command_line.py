@@ -13,7 +13,7 @@ from dgdlint.model import Container, as_list, as_str
 SHELLS = ("sh", "bash", "dash", "ash", "zsh", "ksh")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: a frozen one costs twice as much to make
 class Token:
     text: str
     path: tuple  # the command/args element it came from
@@ -30,8 +30,9 @@ class Flags:
         """The last `--flag` or `--flag=value` token."""
         if "=" in flag:
             found = None
+            prefix = flag + "="
             for token in self.tokens:
-                if token.text == flag or token.text.startswith(flag + "="):
+                if token.text == flag or token.text.startswith(prefix):
                     found = token
             return found
         if self._last is None or self._last[0] != len(self.tokens):  # tokens by the name before any `=`
@@ -46,8 +47,9 @@ class Flags:
     def value(self, flag: str) -> tuple[str | None, Token | None]:
         """(value, token) of the last occurrence of `--flag value` or `--flag=value`."""
         result: tuple[str | None, Token | None] = (None, None)
+        prefix = flag + "="
         for index, token in enumerate(self.tokens):
-            if token.text.startswith(flag + "="):
+            if token.text.startswith(prefix):
                 result = (token.text.split("=", 1)[1], token)
             elif token.text == flag:
                 following = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
@@ -60,8 +62,9 @@ class Flags:
     def values(self, flag: str) -> list[str]:
         """Every value given to a flag that takes a list (`--flag a b`, `--flag a,b`, `--flag=a`)."""
         out: list[str] = []
+        prefix = flag + "="
         for index, token in enumerate(self.tokens):
-            if token.text.startswith(flag + "="):
+            if token.text.startswith(prefix):
                 out += token.text.split("=", 1)[1].split(",")
             elif token.text == flag:
                 for following in self.tokens[index + 1:]:

@@ -9,10 +9,10 @@ have failed the schema stage."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 from dgdlint.defaulting import ENABLE_GROVE, WORKLOAD_PROVIDER, provider_at_create, stored_provider
 from dgdlint.model import Component, Graph, as_list, as_map, as_str, walk
+from dgdlint.once import once
 from dgdlint.quantity import canonical_quantity, parse_quantity
 from dgdlint.release import NEWEST, Release
 
@@ -95,7 +95,7 @@ class ComponentView:
         """Where an experimental setting lives: v1beta1 under `experimental`, v1alpha1 on the service."""
         return self.path + ((name,) if self.alpha else ("experimental", name))
 
-    @cached_property
+    @once
     def raw(self) -> dict:
         return as_map(self.obj.get(self.path))
 
@@ -108,7 +108,7 @@ class ComponentView:
         return self.path + (("extraPodMetadata", "annotations") if self.alpha else ("podTemplate", "metadata",
                                                                                        "annotations"))
 
-    @property
+    @once
     def pod_annotations(self) -> dict:
         return as_map(self.obj.get(self.pod_annotations_path))
 
@@ -124,7 +124,7 @@ class ComponentView:
         """v1alpha1 services carry annotations of their own (v1beta1 components have none)."""
         return self.field("annotations") if self.alpha else Value(None, self.path + ("annotations",))
 
-    @property
+    @once
     def node_count(self) -> int:
         """GetNumberOfNodes: the multinode node count, 1 without multinode."""
         multinode = self.raw.get("multinode")
@@ -137,7 +137,7 @@ class ComponentView:
     def is_multinode(self) -> bool:
         return self.node_count > 1
 
-    @property
+    @once
     def gms(self) -> Value | None:
         """The GPU memory service block, if the operator sees one (v1alpha1: only when enabled)."""
         path = self.experimental_path("gpuMemoryService")
@@ -146,16 +146,16 @@ class ComponentView:
             return None
         return Value(raw, path)
 
-    @property
+    @once
     def gms_mode(self) -> str | None:
         gms = self.gms
         return None if gms is None else _gms_mode(as_str(as_map(gms.value).get("mode")))
 
-    @property
+    @once
     def inter_pod_gms(self) -> bool:
         return self.gms_mode == INTER_POD
 
-    @property
+    @once
     def failover(self) -> Value | None:
         path = self.experimental_path("failover")
         raw = self.obj.get(path)
@@ -175,11 +175,11 @@ class ComponentView:
         count = as_map(failover.value).get("numShadows") if failover else None
         return count if isinstance(count, int) and not isinstance(count, bool) and count >= 1 else 1
 
-    @property
+    @once
     def force_scaling_group(self) -> Value:
         return _value(self.obj, self.experimental_path("grove") + ("forceScalingGroup",))
 
-    @property
+    @once
     def forced_scaling_group(self) -> bool:
         return self.force_scaling_group.value is True
 
@@ -189,7 +189,7 @@ class ComponentView:
         raw = self.obj.get(path)
         return Value(raw, path) if isinstance(raw, dict) else None
 
-    @property
+    @once
     def uses_scaling_group(self) -> bool:
         """UsesPCSG: Grove renders the component as a PodCliqueScalingGroup."""
         return self.node_count > 1 or self.inter_pod_gms or self.forced_scaling_group
@@ -232,7 +232,7 @@ class ComponentView:
                     return table[resource]
         return None
 
-    @property
+    @once
     def main_gpu_count(self) -> int:
         """The main container's scalar GPU count as the webhook reads it: limits first, then requests;
         0 when it asks none or the quantity is not a whole number."""
@@ -330,7 +330,7 @@ class GraphView:
     def alpha(self) -> bool:
         return self.graph.shape == "services"
 
-    @cached_property
+    @once
     def components(self) -> list[ComponentView]:
         return [ComponentView(component, self.alpha) for component in self.graph.components]
 
@@ -340,7 +340,7 @@ class GraphView:
             return None
         return Value(annotations[key], ("metadata", "annotations", key))
 
-    @property
+    @once
     def workload_provider(self) -> tuple[str, str, tuple]:
         """(the workload provider the validating webhook reads, why that one, where the manifest decides
         it). On create the defaulting webhook derives it from `nvidia.com/enable-grove` and overwrites any
@@ -359,7 +359,7 @@ class GraphView:
                 enable.path
         return "grove", "", ("metadata",)
 
-    @property
+    @once
     def grove_pathway(self) -> tuple[bool, str, tuple]:
         """(on the Grove pathway, why not, where that is decided), assuming the operator runs with Grove
         enabled: the workload provider decides (grovePathwayForDynamoGraphDeployment)."""

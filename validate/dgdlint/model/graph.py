@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from dgdlint.findings import Finding
 from dgdlint.model.objects import Container, KObject, as_list, as_map, as_str
+from dgdlint.once import once
 from dgdlint.release import NEWEST, Release
 
 
@@ -109,7 +110,7 @@ class Component:
     def pods(self) -> int:
         return (self.replicas if self.replicas is not None else 1) * max(self.node_count, 1)
 
-    @property
+    @once
     def label(self) -> str:
         return f"{self.graph.obj.label} component {self.name}"
 
@@ -238,15 +239,18 @@ class Model:
     def declared_env(self) -> list:
         """(who, container, entry) for each env entry as written, once: a graph-level entry reaches every
         component's container and is named by its graph, any other by the component or workload."""
-        return self.memo("declared-env", lambda: list(self._declared_env()))
+        return self.memo("declared-env", self._declared_env)
 
-    def _declared_env(self):
-        seen = set()
+    def _declared_env(self) -> list:
+        found, seen = [], set()
         for owner, container, _pod in self.all_containers():
+            obj = container.obj
             for entry in container.env:
-                if (id(container.obj), entry.path) not in seen:
-                    seen.add((id(container.obj), entry.path))
-                    yield container.obj.label if entry.origin == "graph" else owner.label, container, entry
+                key = (id(obj), entry.path)
+                if key not in seen:
+                    seen.add(key)
+                    found.append((obj.label if entry.origin == "graph" else owner.label, container, entry))
+        return found
 
     def all_containers(self):
         """(owner label, obj, container, pod settings) for every container of every DGD and workload."""

@@ -4,10 +4,10 @@ with where each value came from, resources, mounts), and the tolerant accessors 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from dgdlint.findings import Location
 from dgdlint.load import Document, format_path
+from dgdlint.once import once
 from dgdlint.quantity import parse_quantity
 from dgdlint.scalars import as_str
 
@@ -56,7 +56,9 @@ def as_map(value: object) -> dict:
 def walk(node: object, path) -> object:
     """The value at `path` (keys and list indexes) under `node`, None where it stops."""
     for part in path:
-        if isinstance(part, int):
+        if type(part) is str:  # most parts are keys: the quick test first
+            node = node.get(part) if isinstance(node, dict) else None
+        elif isinstance(part, int):
             node = node[part] if isinstance(node, list) and -len(node) <= part < len(node) else None
         else:
             node = node.get(part) if isinstance(node, dict) else None
@@ -85,19 +87,19 @@ class KObject:
         all the first line of `source`."""
         return cls(Document(source, 0, value, 1, 1), (), value, default_namespace)
 
-    @cached_property
+    @once
     def kind(self) -> str:
         return as_str(self.value.get("kind")) or ""
 
-    @cached_property
+    @once
     def api_version(self) -> str:
         return as_str(self.value.get("apiVersion")) or ""
 
-    @cached_property
+    @once
     def group(self) -> str:
         return api_group(self.api_version)
 
-    @cached_property
+    @once
     def version(self) -> str:
         return self.api_version.rsplit("/", 1)[-1]
 
@@ -107,15 +109,15 @@ class KObject:
         schema describes it, and leaves its metadata to the API server."""
         return "." in self.group and not self.group.endswith(".k8s.io")
 
-    @property
+    @once
     def metadata(self) -> dict:
         return as_map(self.value.get("metadata"))
 
-    @cached_property
+    @once
     def name(self) -> str:
         return as_str(self.metadata.get("name")) or as_str(self.metadata.get("generateName")) or ""
 
-    @cached_property
+    @once
     def namespace(self) -> str:
         return as_str(self.metadata.get("namespace")) or self.default_namespace
 
@@ -124,7 +126,7 @@ class KObject:
         """One of Kubernetes' kinds that live outside namespaces (a custom kind's scope is its CRD's: False)."""
         return self.kind in CLUSTER_SCOPED.get(self.group, ())
 
-    @property
+    @once
     def annotations(self) -> dict:
         return as_map(self.metadata.get("annotations"))
 
@@ -134,11 +136,11 @@ class KObject:
         text = as_str(self.annotations.get(name)) or ""
         return [item.strip() for item in text.split(",") if item.strip()]
 
-    @cached_property
+    @once
     def ref(self) -> str:
         return f"{self.kind}/{self.namespace}/{self.name}"
 
-    @property
+    @once
     def label(self) -> str:
         """How messages name the object: `Job cosmos3-reasoner-download`."""
         return f"{self.kind} {self.name}" if self.name else self.kind

@@ -5,7 +5,7 @@ name and one env entry per name."""
 from __future__ import annotations
 
 from dgdlint.cosmos import DEFAULT_HTTP_PORT, env_text, placeholder_in, runs_nim
-from dgdlint.model import Model, as_map, as_str
+from dgdlint.model import Model, as_str
 from dgdlint.rules.registry import Hit, rule
 
 # Not values a cluster acts on: scripts (command/args legitimately contain `<` and `${VAR}`), the text a
@@ -242,8 +242,10 @@ def duplicate_env(model: Model):
                 continue
             seen_lists.add(key)
             entries: dict[str, list[int]] = {}
-            for index, item in enumerate(raw):
-                name = as_str(as_map(item).get("name"))
+            for index, item in enumerate(raw):  # every env entry of every file: the common case inline
+                name = item.get("name") if isinstance(item, dict) else None
+                if type(name) is not str:
+                    name = as_str(name)
                 if name:
                     entries.setdefault(name, []).append(index)
             # the graph-level list (directly under spec) reaches every component: it is the graph's
