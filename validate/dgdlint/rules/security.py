@@ -81,7 +81,10 @@ def _shared_namespace(name: str, spec: dict) -> str | None:
 
 
 def _pod_context_problems(pod: PodSettings, recent: bool):
-    context, where = as_map(pod.spec.get("securityContext")), pod.field_path("securityContext")
+    context = as_map(pod.spec.get("securityContext"))
+    if not context:
+        return  # nothing below is read of an empty context (most pods write none)
+    where = pod.field_path("securityContext")
     yield from _id_problems(context, where, ("runAsUser", "runAsGroup", "fsGroup", "supplementalGroups"))
     policies = [("fsGroupChangePolicy", FS_GROUP_CHANGE_POLICIES), ("seLinuxChangePolicy", SELINUX_CHANGE_POLICIES)]
     if recent:  # before Kubernetes 1.33 the server drops supplementalGroupsPolicy (a gate off by default)
@@ -111,7 +114,10 @@ def _pod_context_problems(pod: PodSettings, recent: bool):
 
 
 def _container_context_problems(container: dict, path: tuple, host_users: bool, recent: bool):
-    context, where = as_map(container.get("securityContext")), path + ("securityContext",)
+    context = as_map(container.get("securityContext"))
+    if not context:
+        return  # nothing below is read of an empty context (most containers write none)
+    where = path + ("securityContext",)
     yield from _id_problems(context, where, ("runAsUser", "runAsGroup"))
     proc_mount = as_str(context.get("procMount")) if recent else None  # before 1.33: made Default
     if proc_mount is not None and proc_mount not in PROC_MOUNTS:

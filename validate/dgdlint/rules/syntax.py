@@ -5,13 +5,37 @@ None when it is fine."""
 
 from __future__ import annotations
 
+import functools
 import re
+
+_UNKNOWN = object()
+
+
+def _per_text(check):
+    """`check`, its answers kept per text: each answer depends on the text alone, and manifests repeat the
+    same names, keys and values (a label of every pod, an annotation of every object)."""
+    answers: dict[str, str | None] = {}
+
+    @functools.wraps(check)
+    def remembered(text):
+        if type(text) is not str:
+            return check(text)
+        answer = answers.get(text, _UNKNOWN)
+        if answer is _UNKNOWN:
+            answer = check(text)
+            if len(answers) < 65536:
+                answers[text] = answer
+        return answer
+
+    return remembered
+
 
 _DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_SUBDOMAIN = re.compile(rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*")
 _DNS1123_LABEL_ONLY = re.compile(_DNS1123_LABEL)
 
 
+@_per_text
 def dns1123_label_problem(name: str) -> str | None:
     if len(name) > 63:
         return "must be no more than 63 characters"
@@ -35,6 +59,7 @@ def dns1035_label_problem(name: str) -> str | None:
     return dns1123_label_problem(name) or (None if name[:1].isalpha() else "must start with a lowercase letter")
 
 
+@_per_text
 def dns1123_subdomain_problem(name: str) -> str | None:
     if len(name) > 253:
         return "must be no more than 253 characters"
@@ -51,6 +76,7 @@ _PRINTABLE_WITHOUT_EQUALS = re.compile(r"[ -<>-~]+", re.ASCII)  # ASCII 32-126 l
 _PORT_NAME = re.compile(r"[-a-z0-9]+", re.ASCII)
 
 
+@_per_text
 def qualified_name_problem(key: str) -> str | None:
     """What Kubernetes says of a label or annotation key (an optional DNS-subdomain prefix and a name part of
     at most 63 characters), None when fine."""
@@ -81,6 +107,7 @@ def container_resource_name_problem(name: str) -> str | None:
     return None
 
 
+@_per_text
 def label_value_problem(value: str) -> str | None:
     if value and (len(value) > 63 or not _NAME_PART.fullmatch(value)):
         return ("must be empty or at most 63 characters of letters, digits, '-', '_' and '.', starting and ending "

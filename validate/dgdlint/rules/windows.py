@@ -60,6 +60,8 @@ def user_name_problem(name: str) -> str | None:
 
 
 def _options_problems(options: dict, where: tuple):
+    if not options:
+        return  # no windowsOptions (nearly every pod)
     spec_name = as_str(options.get("gmsaCredentialSpecName"))
     if spec_name is not None and dns1123_subdomain_problem(spec_name):
         yield where + ("gmsaCredentialSpecName",), \

@@ -17,6 +17,7 @@ from dgdlint.schema.listtypes import duplicates, map_key
 from dgdlint.schema.refs import child_nodes, resolve, subtree_holds
 
 ABSENT = object()
+_MAP_VALUES = object()  # a plan's entry for the keys a node's properties do not name
 
 
 def _is_checked(node: dict) -> bool:
@@ -49,6 +50,7 @@ class SchemaWalker:
         self._interesting: dict[int, bool] = {}
         self._defaults_below: dict[int, bool] = {}
         self._rules: dict[int, list[CelRule]] = {}
+        self._child_plans: dict[int, dict] = {}  # schema node -> {key (or _MAP_VALUES): schema or None}
 
     def violations(self, value: object, old: object = ABSENT) -> Iterator[Violation]:
         """Violations of `value` (and of the update from `old`); each rule sees its value with the schema's
@@ -87,17 +89,27 @@ class SchemaWalker:
             yield from self._check_rules(node, value, old, path)
         if isinstance(value, dict):
             properties = node.get("properties")
-            extra = node.get("additionalProperties")
+            properties = properties if isinstance(properties, dict) else {}
+            # The schema to walk each key into (None: nothing below it is checked), decided the first time the
+            # key is met under this node and kept: the walk asks it of every object.
+            plan = self._child_plans.get(id(node))
+            if plan is None:
+                plan = self._child_plans[id(node)] = {}
             for key, child in value.items():
-                if isinstance(properties, dict) and key in properties:
-                    schema = properties[key]
-                elif isinstance(extra, dict):
-                    schema = extra
-                else:
+                if child is None:
                     continue
-                schema = self._resolve(schema)
-                if child is None or not self._is_interesting(schema):
-                    continue  # the common case, decided here rather than in a call
+                own = key in properties
+                schema = plan.get(key if own else _MAP_VALUES, ABSENT)
+                if schema is ABSENT:
+                    schema = properties[key] if own else node.get("additionalProperties")
+                    if isinstance(schema, dict) or own:
+                        schema = self._resolve(schema)
+                        schema = schema if self._is_interesting(schema) else None
+                    else:
+                        schema = None
+                    plan[key if own else _MAP_VALUES] = schema
+                if schema is None:
+                    continue  # the common case
                 child_old = old.get(key, ABSENT) if isinstance(old, dict) else ABSENT
                 yield from self._walk(schema, child, child_old, path + (key,))
         elif isinstance(value, list):
