@@ -83,7 +83,11 @@ def _declares_streaming(graph: Graph) -> bool:
 
 
 def nim_workers(graph: Graph) -> list[Component]:
-    return [component for component in graph.components if is_nim_worker(component)]
+    """The graph's NIM workers (remembered on it, as is_cosmos_graph; a copy each time, for callers to keep)."""
+    known = graph.__dict__.get("_nim_workers")
+    if known is None:
+        known = graph.__dict__["_nim_workers"] = [c for c in graph.components if is_nim_worker(c)]
+    return list(known)
 
 
 def download_container(job: Workload) -> Container | None:

@@ -79,11 +79,11 @@ class ComponentView:
     component: Component
     alpha: bool  # v1alpha1 service (spec.services)
 
-    @property
+    @once
     def obj(self):
         return self.component.obj
 
-    @property
+    @once
     def path(self) -> tuple:
         return self.component.path
 
