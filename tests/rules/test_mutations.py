@@ -403,6 +403,12 @@ MUTANTS = [
      "resource-claim-invalid"),  # any subrequest taken
     ("rules/device_cel.py", "if plain.return_type() == _bool_type():", "if False:",
      "resource-claim-invalid"),  # has(device.driver) read as a string
+    ("rules/device_cel.py", "if field not in DEVICE_FIELDS]", "if field not in DEVICE_FIELDS and False]",
+     "resource-claim-invalid"),  # a misspelt device field taken (review R5)
+    ("rules/device_cel.py", "    if _ORDERED.search(code):", "    if False:",
+     "resource-claim-invalid"),  # a quantity compared with >= taken (review R5)
+    ("rules/device_cel.py", "_STRINGS.sub('\"\"', expression)", "expression",
+     "resource-claim-invalid"),  # a field named inside a string refused
     ("rules/device_cel.py", "if names and not any(", "if names and any(",
      "resource-claim-invalid"),  # a Kubernetes library name taken for the user's mistake
     ("rules/resource_claim.py", "value not in (None, \"\", 0)", "value not in (None, 0)",

@@ -74,6 +74,9 @@ def _kind(value) -> str:
     return "a list" if isinstance(value, list) else "a string"
 
 
+_MOST_DIGITS = 4000
+
+
 def plain(value):
     """A parsed value as plain Python (objects as dicts, the last of a repeated key winning)."""
     if isinstance(value, Pairs):
@@ -82,7 +85,9 @@ def plain(value):
         return [plain(item) for item in value]
     if isinstance(value, Number):
         number = float(value.text)
-        return int(value.text) if _INTEGER.fullmatch(value.text) else number
+        # Python reads at most 4,300 digits as an int; so many are beyond any integer of Go's anyway
+        whole = _INTEGER.fullmatch(value.text) and len(value.text) <= _MOST_DIGITS
+        return int(value.text) if whole else number
     return value
 
 
@@ -90,6 +95,9 @@ def _integer(value, node: dict, path: tuple) -> int:
     limit = INT32_MAX if node.get("maximum") == INT32_MAX else INT64_MAX
     if not isinstance(value, Number) or not _INTEGER.fullmatch(value.text):
         raise Undecodable(path, f"is {_kind(value)}, where Go wants a whole number")
+    if len(value.text.lstrip("-")) > 20:  # beyond 64 bits, and maybe beyond what Python reads as an int
+        raise Undecodable(path, f"is a whole number of {len(value.text.lstrip('-'))} digits, beyond Go's "
+                                f"{32 if limit == INT32_MAX else 64}-bit integer")
     number = int(value.text)
     if not -limit - 1 <= number <= limit:
         raise Undecodable(path, f"is {value.text}, beyond Go's {32 if limit == INT32_MAX else 64}-bit integer")

@@ -7,9 +7,10 @@ DRAConsumableCapacity gate that is on in 1.37, allowMultipleAllocations), and th
 The compiler here is cel-expr-python (cel-cpp), not cel-go, and it does not hold every library Kubernetes
 adds (semver, ip, cidr, url, format, sets, two-variable comprehensions, ...). So only what both compilers
 refuse alike is reported: text that does not parse, a name that is neither `device` nor anything the
-Kubernetes environment declares, and a result of a known type other than bool. An error that may come of
-a library missing here (an unknown function of Kubernetes' libraries, an overload not found) is not
-reported. The server's cost limit (a worst-case estimate of 1,000,000) is not estimated here."""
+Kubernetes environment declares, a field a device does not have (device.attribute), a quantity beside an
+ordering operator (Kubernetes' Quantity has none), and a result of a known type other than bool. An
+error that may come of a library missing here (an unknown function of Kubernetes' libraries, an overload
+not found) is not reported. The server's cost limit (a worst-case estimate of 1,000,000) is not estimated here."""
 
 from __future__ import annotations
 
@@ -35,6 +36,14 @@ KUBERNETES_NAMES = frozenset("""
     sets lists strings optional cel math
 """.split())
 _UNDECLARED = re.compile(r"undeclared reference to '([^']+)'")
+DEVICE_FIELDS = ("driver", "attributes", "capacity", "allowMultipleAllocations")
+# String literals of CEL (raw or bytes, single or triple quoted), blanked before the text is searched.
+_STRINGS = re.compile(r"""[rRbB]{0,2}(?:'{3}.*?'{3}|"{3}.*?"{3}|'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")""", re.S)
+_DEVICE_FIELD = re.compile(r"(?<![\w.])device\s*\.\s*([A-Za-z_]\w*)")
+# A capacity (always a Quantity) or a quantity() call beside an ordering operator: Kubernetes' Quantity has
+# none in CEL (compareTo, isGreaterThan and isLessThan compare quantities).
+_QUANTITY = r"(?:device\s*\.\s*capacity\s*\[[^\]]*\]\s*\.\s*[A-Za-z_]\w*|quantity\s*\([^()]*\))"
+_ORDERED = re.compile(rf"{_QUANTITY}\s*(?:<=|>=|<|>)|(?:<=|>=|(?<![<>=!-])<|(?<![<>=!-])>)\s*{_QUANTITY}")
 _ERROR_LINE = re.compile(r"ERROR: <input>:\d+:\d+: (.*?)(?= \| |$)")
 
 
@@ -106,6 +115,14 @@ def expression_problem(expression: str) -> str | None:
         compilers.plain.compile(expression, disable_check=True)
     except Exception as error:  # cel-expr-python raises for every compile problem
         return f"does not parse as CEL: {_errors(str(error))[0]}"
+    code = _STRINGS.sub('""', expression)
+    unknown = [field for field in _DEVICE_FIELD.findall(code) if field not in DEVICE_FIELDS]
+    if unknown:
+        return f"selects device.{unknown[0]}, which a device does not have (its fields: " \
+               f"{', '.join(DEVICE_FIELDS)})"
+    if _ORDERED.search(code):
+        return "compares a quantity with <, <=, > or >=, which Kubernetes' Quantity does not have; use " \
+               'compareTo (device.capacity[DOMAIN].NAME.compareTo(quantity("40Gi")) >= 0)'
     try:
         compiled = compilers.typed.compile(expression)
     except Exception as error:

@@ -95,7 +95,9 @@ def _references(config: dict, at: tuple, names: dict, what: str):
             problem = _reference_problem(name, names)
             if problem:
                 yield at + ("requests", index), f"{what} {problem}"
-    yield from _duplicates(references, at + ("requests",), f"{what} request")
+    # names only: what is no string (a map, a list) the schema stage refuses, and it is no key to compare
+    yield from _duplicates([name if isinstance(name, str) else None for name in references], at + ("requests",),
+                           f"{what} request")
 
 
 def qualified_attribute_problem(name: str) -> str | None:
