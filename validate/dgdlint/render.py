@@ -251,13 +251,13 @@ def _locate_in_values(values_files: list[str], path: tuple) -> tuple[str, int, i
     return None
 
 
-_NGC_KEY = re.compile(r"nvapi-[A-Za-z0-9_-]+")
+NGC_KEY_TEXT = re.compile(r"nvapi-[A-Za-z0-9_-]+")  # an NGC API key wherever it is written
 
 
 def _without_keys(message: str) -> str:
     """Helm's message quotes the values it refuses (a schema pattern, a `fail`): an NGC key among them is
     never repeated."""
-    return _NGC_KEY.sub("nvapi-...", message)
+    return NGC_KEY_TEXT.sub("nvapi-...", message)
 
 
 def _key_named(message: str) -> tuple | None:

@@ -213,6 +213,7 @@ def without_secrets(line: str, secrets: set[str] = frozenset()) -> str:
     """A diff line as `fix --diff` prints it: a value that looks like a credential (an NGC key, a token, a
     long base64 text such as a pull secret's docker config), or a literal key of the set (`secrets`), is
     replaced by `<not shown>`, in changed and context lines alike; the files written keep their values."""
+    from dgdlint.render import NGC_KEY_TEXT
     from dgdlint.video import looks_like_a_credential
 
     body, end = (line[:-1], "\n") if line.endswith("\n") else (line, "")
@@ -224,10 +225,7 @@ def without_secrets(line: str, secrets: set[str] = frozenset()) -> str:
         body = body[:1] + " " * (len(body[1:]) - len(body[1:].lstrip())) + "<not shown>"
     for secret in sorted((text for text in secrets if len(text) >= 8), key=len, reverse=True):
         body = body.replace(secret, "<not shown>")  # inside a longer text (a script, a flow mapping)
-    return _NGC_KEY.sub("nvapi-<not shown>", body) + end
-
-
-_NGC_KEY = re.compile(r"nvapi-[A-Za-z0-9_-]+")
+    return NGC_KEY_TEXT.sub("nvapi-<not shown>", body) + end
 
 
 def run_fix(paths: list[str], diff: bool, config=None) -> int:

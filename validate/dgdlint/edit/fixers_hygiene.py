@@ -13,7 +13,7 @@ from dgdlint.edit.fix import Ambiguous, DeleteItems, DeleteKeys, FromSecret, Set
 from dgdlint.model import Model, as_map, as_str
 from dgdlint.model.objects import is_gpu_resource, parse_count
 from dgdlint.rules.claim_binding import claims_left_to_the_default_class, volume_class
-from dgdlint.rules.hygiene import NIM_REGISTRY, image_pull_secret_missing
+from dgdlint.rules.hygiene import NIM_REGISTRY, env_repeats, image_pull_secret_missing, secret_string_items
 
 NGC_KEY = "NGC_API_KEY"
 NGC_REGISTRY = "nvcr.io"
@@ -69,12 +69,9 @@ def fix_ngc_api_key(model: Model):
             done = f"in place of its {next(iter(source))}"
         yield FromSecret(rule, container.obj, entry.path, secret, key,
                          f"{who}: {NGC_KEY} from Secret {secret}, key {key}, {done}", own=all(own))
-    for owner, container, _pod in model.all_containers():  # `- NGC_API_KEY=...`: no entry to rewrite
-        for path, raw in container.env_lists:
-            for index, item in enumerate(raw):
-                if isinstance(item, str) and item.split("=", 1)[0].strip() == NGC_KEY:
-                    yield Ambiguous(rule, container.obj, path + (index,), f"{owner.label}: {NGC_KEY} is written "
-                                    "as a string item; replace it by an entry with valueFrom.secretKeyRef by hand")
+    for owner, container, path, name in secret_string_items(model):  # `- NGC_API_KEY=...`: no entry to rewrite
+        yield Ambiguous(rule, container.obj, path, f"{owner.label}: {name} is written as a string item; replace "
+                        "it by an entry with valueFrom.secretKeyRef by hand")
 
 
 def _registry_keys(secret) -> list[str]:
@@ -168,34 +165,21 @@ def fix_duplicate_env(model: Model):
     """A name repeated with the same entry each time: the repeats go (the last stays where it was). Entries
     that differ are a choice for a person; their values are not shown."""
     rule = "duplicate-env"
-    seen = set()
     keyed = _keys_from_secrets(model)
-    for owner, container, _pod in model.all_containers():
-        for path, raw in container.env_lists:
-            if (id(container.obj), path) in seen:
-                continue
-            seen.add((id(container.obj), path))
-            entries: dict[str, list[int]] = {}
-            for index, item in enumerate(raw):
-                if as_str(as_map(item).get("name")):
-                    entries.setdefault(as_str(item["name"]), []).append(index)
-            where = f"{container.obj.label} graph-level env" if len(path) == 2 and path[0] == "spec" \
-                else f"{owner.label}: env"
-            repeats = []
-            for name, indexes in entries.items():
-                if len(indexes) < 2:
-                    continue
-                written = [keyed.get((id(container.obj), path + (index,)), raw[index]) for index in indexes]
-                if all(item == written[0] for item in written):
-                    repeats += indexes[:-1]  # the last stays: the entry the other fixes read and edit
-                else:
-                    yield Ambiguous(rule, container.obj, path + (indexes[1], "name"),
-                                    f"{where} {name}: its entries differ; which one is right is yours to choose")
-            if repeats:
-                names = ", ".join(sorted({as_str(raw[index]["name"]) for index in repeats}))
-                yield DeleteItems(rule, container.obj, path, tuple(sorted(repeats)),
-                                  f"{where}: the repeated {names} entries removed (each the same as the last, "
-                                  "which stays)")
+    for container, path, raw, where, entries in env_repeats(model):
+        repeats = []
+        for name, indexes in entries.items():
+            written = [keyed.get((id(container.obj), path + (index,)), raw[index]) for index in indexes]
+            if all(item == written[0] for item in written):
+                repeats += indexes[:-1]  # the last stays: the entry the other fixes read and edit
+            else:
+                yield Ambiguous(rule, container.obj, path + (indexes[1], "name"),
+                                f"{where} {name}: its entries differ; which one is right is yours to choose")
+        if repeats:
+            names = ", ".join(sorted({as_str(raw[index]["name"]) for index in repeats}))
+            yield DeleteItems(rule, container.obj, path, tuple(sorted(repeats)),
+                              f"{where}: the repeated {names} entries removed (each the same as the last, "
+                              "which stays)")
 
 
 def _gpu_keys(obj, resources: tuple, component_level: bool):

@@ -91,9 +91,16 @@ def ngc_api_key_literal(model: Model):
             kind = next(iter(entry.value_from), "valueFrom")
             yield Hit(container.obj, entry.path + ("valueFrom",),
                       f"{where}: {entry.name} comes from {kind}, not from a Secret")
-    seen = set()  # a graph-level list reaches every component's container: report its items once
+    for owner, container, path, name in secret_string_items(model):
+        yield Hit(container.obj, path, f"{owner.label}: {name} is given as a literal string entry")
+
+
+def secret_string_items(model: Model):
+    """(owner, container, path, name) of each `NAME=...` string item (not a name/value map) naming a
+    secret env var: a literal key too. A graph-level list reaches every component's container: each item
+    once."""
+    seen = set()
     for owner, container, _pod in model.all_containers():
-        # `- NGC_API_KEY=...` written as a string item (not a name/value map) is a literal key too.
         for path, raw in container.env_lists:
             for index, item in enumerate(raw):
                 if not isinstance(item, str) or (id(container.obj), path + (index,)) in seen:
@@ -101,8 +108,7 @@ def ngc_api_key_literal(model: Model):
                 name = item.split("=", 1)[0].strip()
                 if name in SECRET_ENV:
                     seen.add((id(container.obj), path + (index,)))
-                    yield Hit(container.obj, path + (index,), f"{owner.label}: {name} is given as a literal "
-                                                              "string entry")
+                    yield owner, container, path + (index,), name
 
 
 DISABLE_DISCOVERY = "nvidia.com/disable-image-pull-secret-discovery"
@@ -219,6 +225,31 @@ def duplicate_object(model: Model):
             first[key] = obj
 
 
+def env_repeats(model: Model):
+    """(container, list path, list, who it is named as, {name: [indexes]}) for each env list that names an
+    entry more than once, each list once (a graph-level list reaches every component's container)."""
+    seen_lists = set()
+    for owner, container, _pod in model.all_containers():
+        for path, raw in container.env_lists:
+            key = (id(container.obj), path)
+            if key in seen_lists:
+                continue
+            seen_lists.add(key)
+            entries: dict[str, list[int]] = {}
+            for index, item in enumerate(raw):  # every env entry of every file: the common case inline
+                name = item.get("name") if isinstance(item, dict) else None
+                if type(name) is not str:
+                    name = as_str(name)
+                if name:
+                    entries.setdefault(name, []).append(index)
+            repeats = {name: indexes for name, indexes in entries.items() if len(indexes) > 1}
+            if repeats:
+                # the graph-level list (directly under spec) reaches every component: it is the graph's
+                where = f"{container.obj.label} graph-level env" if len(path) == 2 and path[0] == "spec" \
+                    else f"{owner.label}: env"
+                yield container, path, raw, where, repeats
+
+
 @rule(
     name="duplicate-env", code="DGD507", severity="error", family="hygiene",
     title="One env entry per name in a container",
@@ -234,30 +265,12 @@ def duplicate_object(model: Model):
     name that differ are reported and left, their values not shown.""",
 )
 def duplicate_env(model: Model):
-    seen_lists = set()
-    for owner, container, _pod in model.all_containers():
-        for path, raw in container.env_lists:
-            key = (id(container.obj), path)
-            if key in seen_lists:
-                continue
-            seen_lists.add(key)
-            entries: dict[str, list[int]] = {}
-            for index, item in enumerate(raw):  # every env entry of every file: the common case inline
-                name = item.get("name") if isinstance(item, dict) else None
-                if type(name) is not str:
-                    name = as_str(name)
-                if name:
-                    entries.setdefault(name, []).append(index)
-            # the graph-level list (directly under spec) reaches every component: it is the graph's
-            where = f"{container.obj.label} graph-level env" if len(path) == 2 and path[0] == "spec" \
-                else f"{owner.label}: env"
-            for name, indexes in entries.items():
-                if len(indexes) < 2:
-                    continue
-                # once per name, at its first repeat, as the API server reports a repeated list-map key
-                times = "twice" if len(indexes) == 2 else f"{len(indexes)} times"
-                yield Hit(container.obj, path + (indexes[1], "name"),
-                          f"{where} {name} appears {times} (entries {', '.join(map(str, indexes))})",
-                          related=[container.obj.location(path + (indexes[0], "name"), "first entry")])
+    for container, path, _raw, where, repeats in env_repeats(model):
+        for name, indexes in repeats.items():
+            # once per name, at its first repeat, as the API server reports a repeated list-map key
+            times = "twice" if len(indexes) == 2 else f"{len(indexes)} times"
+            yield Hit(container.obj, path + (indexes[1], "name"),
+                      f"{where} {name} appears {times} (entries {', '.join(map(str, indexes))})",
+                      related=[container.obj.location(path + (indexes[0], "name"), "first entry")])
 
 
