@@ -24,10 +24,11 @@ import math
 import re
 from dataclasses import dataclass
 
+from dgdlint.go_time import rfc3339_problem
+
 INT32_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1
 _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
-_RFC3339 = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})")
 BYTES = {"x-go-bytes": True}  # a Go []byte: base64 text, or a list of numbers 0..255
 
 
@@ -128,8 +129,8 @@ def _scalar(value, node: dict, path: tuple, times: set):
     if kind == "string":
         if not isinstance(value, str):
             raise Undecodable(path, f"is {_kind(value)}, where Go wants a string")
-        if path and _time_key(path) in times and not _RFC3339.fullmatch(value):
-            raise Undecodable(path, f"is {value!r}, not an RFC 3339 time")
+        if path and _time_key(path) in times and (problem := rfc3339_problem(value)):
+            raise Undecodable(path, f"is {value!r}, not an RFC 3339 time: it {problem}")
         return value
     if kind == "boolean":
         if not isinstance(value, bool):
