@@ -115,10 +115,12 @@ def _scalar(value, node: dict, path: tuple, times: set):
             return text
         return value if isinstance(value, str) else _integer(value, {"maximum": INT32_MAX}, path)
     if node.get("x-go-bytes"):
-        if isinstance(value, list):
-            numbers = [_integer(item, {}, path + (i,)) for i, item in enumerate(value)]
-            if any(not 0 <= number <= 255 for number in numbers):
-                raise Undecodable(path, "holds a number that is no byte (0 to 255)")
+        if isinstance(value, list) and not isinstance(value, Pairs):
+            # each a uint8: null leaves it 0, and Go's ParseUint takes no sign, so even -0 is refused
+            numbers = [0 if item is None else _integer(item, {}, path + (i,)) for i, item in enumerate(value)]
+            if any(not 0 <= number <= 255 or (item is not None and item.text.startswith("-"))
+                   for number, item in zip(numbers, value, strict=True)):
+                raise Undecodable(path, "holds a number that is no byte (0 to 255, no sign)")
             return bytes(numbers)
         if isinstance(value, str):
             try:
@@ -147,6 +149,13 @@ def _scalar(value, node: dict, path: tuple, times: set):
     return plain(value)
 
 
+def _fold(name: str) -> str:
+    """A key as Go matches it to a field name ignoring case (bytes.EqualFold, Unicode's simple folding).
+    Field names are ASCII, and the only other letters that fold onto ASCII ones are the Kelvin sign
+    (K, which lower() makes k) and the long s (ſ, which it leaves)."""
+    return name.lower().replace("\u017f", "s")
+
+
 def _time_key(path: tuple) -> tuple:
     return tuple("*" if isinstance(part, int) else str(part).lower() for part in path)
 
@@ -169,10 +178,10 @@ def decode(value, node: dict | None, path: tuple = (), times: frozenset = frozen
             raise Undecodable(path, f"is {_kind(value)}, where Go wants an object")
         out = dict(into) if isinstance(into, dict) else {}
         fields = node.get("properties") or {}
-        folded = {name.lower(): name for name in reversed(list(fields))}
+        folded = {_fold(name): name for name in reversed(list(fields))}
         for key, item in value:
             if fields:
-                name = key if key in fields else folded.get(key.lower())
+                name = key if key in fields else folded.get(_fold(key))
                 if name is None:
                     continue  # no such field: Go ignores it
                 inner = fields[name]
