@@ -612,8 +612,10 @@ MUTANTS = [
      "crd-cel-rule"),  # the stored graph read without the minAvailable 1 the defaulting webhook gave it
     ("rules/webhook_conversion.py", "if found is None or not found.text:  #", "if found is None:  #",
      "operator-conversion-annotation"),  # an empty record reported, which the operator skips
-    ("go_json.py", "name = key if key in fields else folded.get(key.lower())", "name = key if key in fields else None",
+    ("go_json.py", "name = key if key in fields else folded.get(_fold(key))", "name = key if key in fields else None",
      "operator-conversion-record-refused"),  # field names matched exactly, where Go's decoder folds case
+    ("go_json.py", r'return name.lower().replace("\u017f", "s")', "return name.lower()",
+     "operator-conversion-record-refused"),  # the long s no longer an s, as it is to Go's folding
     ("go_json.py", "continue  # no such field: Go ignores it", "raise Undecodable(path + (key,), 'unknown')",
      "operator-conversion-record-refused"),  # an unknown field taken for a decode error
     ("go_json.py", 'raise Undecodable(path, f"is {_kind(value)}, where Go wants a whole number")', "return 0",
@@ -622,8 +624,16 @@ MUTANTS = [
      "operator-conversion-record-refused"),  # an int32 field read as 64 bits: 2147483648 decodes
     ("go_json.py", "if not -limit - 1 <= number <= limit:", "if not -limit - 1 <= number < limit:",
      "operator-conversion-record-refused"),  # 2147483647 taken for an overflow
-    ("go_json.py", "and not _RFC3339.fullmatch(value)", "and False",
+    ("go_json.py", "and (problem := rfc3339_problem(value))", "and (problem := None)",
      "operator-conversion-record-refused"),  # a status time that is no RFC 3339 text decodes
+    ("go_time.py", "if fields[\"day\"] > _days_in(fields[\"month\"], year):", "if False:",
+     "operator-conversion-record-refused"),  # February 30th taken by the looser reader
+    ("go_time.py", "return 29 if month == 2 and calendar.isleap(year) else _DAYS[month - 1]",
+     "return _DAYS[month - 1]", "operator-conversion-record-refused"),  # a leap day refused
+    ("go_json.py", "if isinstance(value, list) and not isinstance(value, Pairs):", "if isinstance(value, list):",
+     "operator-conversion-record-refused"),  # an object taken for a []byte
+    ("cosmos.py", "all(int(part) < 2**64 for part in match.groups()[:3])", "True",
+     "runtime-version-required"),  # a version beyond 64 bits taken
     ("go_json.py", 'if kind == "object" and not node.get("x-kubernetes-preserve-unknown-fields"):',
      'if kind == "object":', "operator-conversion-record-refused"),  # an open JSON value (a list) fails the decode
     ("go_json.py", "out[name] = decode(item, inner, path + (key,), times, out.get(name))",

@@ -302,12 +302,15 @@ def image_tag(image: str) -> tuple[str | None, str | None]:
     """(tag, digest) of an image reference; a port in the registry host is not a tag."""
     name, _, digest = image.partition("@")
     last = name.rsplit("/", 1)[-1]
-    tag = last.split(":", 1)[1] if ":" in last else None
+    tag = last.rsplit(":", 1)[1] if ":" in last else None  # the last colon, as the operator reads it
     return tag, (digest or None)
 
 
 def is_semver(tag: str | None) -> bool:
-    return bool(tag) and bool(_SEMVER.match(tag))
+    """A tag the operator reads a runtime version from: its tag pattern, then Masterminds semver's strict
+    parse, which also refuses a major, minor or patch number beyond 64 bits."""
+    match = _SEMVER.fullmatch(tag) if tag else None
+    return match is not None and all(int(part) < 2**64 for part in match.groups()[:3])
 
 
 # `<nim-image-build>` in NVIDIA's references, `${VLLM_IMAGE}` in envsubst templates, `{{ .Release.Name }}` in an
