@@ -89,6 +89,11 @@ def test_printed_bytes_parse_back_to_the_same_count(count):
     assert quantity_bytes(format_bytes(count)) == count
 
 
+def test_a_binary_amount_is_capped_at_the_largest_int64_as_kubernetes_caps_it():
+    assert quantity_bytes("8Ei") == quantity_bytes("16Ei") == 2**63 - 1
+    assert quantity_bytes("8E") == 8 * 10**18 and format_bytes(2**63) == "9223372036854775808"
+
+
 def test_one_parser_serves_the_admission_rule_and_diff():
     assert is_quantity("96Gi") and is_quantity("500m") and is_quantity("1e3")
     assert not is_quantity("96 GB") and not is_quantity("96gi") and not is_quantity(None)

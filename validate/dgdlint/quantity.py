@@ -103,7 +103,9 @@ def _read(text: str) -> Decimal | None:
     value = written.scaleb(exponent, context=_WIDE) if base == 10 else written * 2**exponent
     if value.as_tuple().exponent < -9:
         value = value.quantize(_NANO, rounding=ROUND_UP, context=_WIDE)
-    return value if positive else -value
+    if form == "BinarySI" and value > _INT64 - 1:  # the parser caps a binary amount at Go's largest int64
+        value = Decimal(_INT64 - 1)
+    return value if positive else value.copy_negate()  # exact: unary minus rounds to 28 digits
 
 
 def parse_quantity(text: object) -> Decimal | None:
@@ -122,11 +124,13 @@ def quantity_bytes(text: object) -> int | None:
 
 
 def format_bytes(count: int) -> str:
-    """Bytes in the shortest exact Kubernetes form: 103079215104 -> `96Gi`, 2000 -> `2k`, 1500 -> `1500`."""
+    """Bytes in the shortest exact Kubernetes form: 103079215104 -> `96Gi`, 2000 -> `2k`, 1500 -> `1500`.
+    A binary suffix only below 2**63: Kubernetes caps a binary amount there, so a larger one is written in
+    decimal."""
     if count == 0:
         return "0"
     for suffix, exponent in reversed(_BINARY_EXPONENTS.items()):
-        if count % 2**exponent == 0:
+        if abs(count) < _INT64 and count % 2**exponent == 0:
             return f"{count // 2**exponent}{suffix}"
     for suffix in ("E", "P", "T", "G", "M", "k"):
         factor = 10 ** _DECIMAL_EXPONENTS[suffix]
@@ -182,7 +186,7 @@ def go_quantity_string(text: object) -> str | None:
         while amount % 1024 == 0 and power < 6:
             amount, power = amount // 1024, power + 1
         return f"{amount}{('', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei')[power]}"
-    sign, figures, power = value.normalize().as_tuple()
+    sign, figures, power = value.normalize(context=_WIDE).as_tuple()
     amount = int("".join(map(str, figures))) * (-1 if sign else 1)
     shift = power % 3  # down to a multiple of 3, as Go's AsCanonicalBytes
     amount, power = amount * 10**shift, power - shift

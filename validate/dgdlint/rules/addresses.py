@@ -6,37 +6,127 @@ server only warned of those), for CIDRs and for the addresses of legacy fields a
 from __future__ import annotations
 
 import ipaddress
-import re
 
-_IPV4_SLOPPY = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)", re.ASCII)
+_BIG = 0xFFFFFF  # where the parser's number readers give up
+
+
+def _number(text: str, hexadecimal: bool) -> tuple[int, int] | None:
+    """(value, characters read) of the decimal or hexadecimal digits `text` starts with, as the parser's
+    dtoi and xtoi read them (any number of digits, leading zeros too, below 0xFFFFFF); None when none."""
+    value = read = 0
+    digits = "0123456789abcdefABCDEF" if hexadecimal else "0123456789"
+    for read, char in enumerate(text):  # noqa: B007
+        if char not in digits:
+            break
+        value = value * (16 if hexadecimal else 10) + int(char, 16)
+        if value >= _BIG:
+            return None
+    else:
+        read = len(text)
+    return (value, read) if read else None
+
+
+def _ipv4(text: str) -> bytes | None:
+    octets = []
+    for index in range(4):
+        if not text:
+            return None
+        if index:
+            if text[0] != ".":
+                return None
+            text = text[1:]
+        read = _number(text, hexadecimal=False)
+        if read is None or read[0] > 0xFF:
+            return None
+        octets.append(read[0])
+        text = text[read[1]:]
+    return bytes(octets) if not text else None
+
+
+def _ipv6(text: str) -> bytes | None:
+    address, ellipsis, at = bytearray(16), -1, 0
+    if text.startswith("::"):
+        ellipsis, text = 0, text[2:]
+        if not text:
+            return bytes(address)
+    while at < 16:
+        read = _number(text, hexadecimal=True)
+        if read is None or read[0] > 0xFFFF:
+            return None
+        value, length = read
+        if length < len(text) and text[length] == ".":  # a trailing IPv4 address
+            if (ellipsis < 0 and at != 12) or at + 4 > 16:
+                return None
+            ipv4 = _ipv4(text)
+            if ipv4 is None:
+                return None
+            address[at:at + 4], text, at = ipv4, "", at + 4
+            break
+        address[at], address[at + 1], at = value >> 8, value & 0xFF, at + 2
+        text = text[length:]
+        if not text:
+            break
+        if text[0] != ":" or len(text) == 1:
+            return None
+        text = text[1:]
+        if text[0] == ":":
+            if ellipsis >= 0:
+                return None
+            ellipsis, text = at, text[1:]
+            if not text:
+                break
+    if text:
+        return None
+    if at < 16:
+        if ellipsis < 0:
+            return None
+        gap = 16 - at
+        address[ellipsis + gap:16] = address[ellipsis:at]
+        address[ellipsis:ellipsis + gap] = bytes(gap)
+    elif ellipsis >= 0:
+        return None
+    return bytes(address)
+
+
+def sloppy_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address Kubernetes' ParseIPSloppy reads in `text` (Go's old net.ParseIP, kept by k8s.io/utils):
+    IPv4 when a '.' comes before any ':', octets with any number of leading zeros, IPv6 groups of any
+    number of hex digits up to ffff; None when it reads none."""
+    for char in text:
+        if char == ".":
+            ipv4 = _ipv4(text)
+            return ipaddress.IPv4Address(ipv4) if ipv4 else None
+        if char == ":":
+            ipv6 = _ipv6(text)
+            return ipaddress.IPv6Address(ipv6) if ipv6 else None
+    return None
 
 
 def is_ip_sloppy(text: str) -> bool:
-    """Whether Kubernetes' ParseIPSloppy reads `text` as an address (IPv4 octets may have leading zeros)."""
-    ipv4 = _IPV4_SLOPPY.fullmatch(text)
-    if ipv4:
-        return all(int(octet) <= 255 for octet in ipv4.groups())
-    if ":" not in text or "%" in text:
-        return False
+    """Whether Kubernetes' ParseIPSloppy reads `text` as an address."""
+    return sloppy_ip(text) is not None
+
+
+def _strict(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address Go's netip.ParseAddr reads (no leading zeros, at most four hex digits a group): what the
+    API server's strict validation asks of a text the sloppy parser took."""
     try:
-        ipaddress.IPv6Address(text)
+        return ipaddress.ip_address(text)
     except ValueError:
-        return False
-    return True
-
-
-def _leading_zero_octet(address: str) -> bool:
-    return "." in address and ":" not in address and any(len(o) > 1 and o.startswith("0") for o in address.split("."))
+        return None
 
 
 def ip_problem(text: str, strict: bool) -> str | None:
     """An address of a legacy field (hostAliases, dnsConfig): as k8s.io/utils reads it; with `strict` (1.36
-    on) without leading zeros or an IPv4-mapped IPv6 form."""
+    on) also as Go's netip reads it (no leading zeros), and not an IPv4-mapped IPv6 address."""
     if not is_ip_sloppy(text):
         return "is not a valid IP address such as 10.9.8.7 or 2001:db8::ffff"
-    if strict and _leading_zero_octet(text):
+    if not strict:
+        return None
+    address = _strict(text)
+    if address is None:
         return "must not have leading 0s"
-    if strict and ":" in text and ipaddress.IPv6Address(text).ipv4_mapped is not None:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         return "must not be an IPv4-mapped IPv6 address"
     return None
 
@@ -44,26 +134,27 @@ def ip_problem(text: str, strict: bool) -> str | None:
 def parse_cidr(text: str, strict: bool = True) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network | None,
                                                          str | None]:
     """(network, problem): the network the CIDR names (None when it names none) and what the API server says
-    of it (None when fine); without `strict` (Kubernetes before 1.36) only a CIDR it cannot parse is refused."""
+    of it (None when fine). Read as ParseCIDRSloppy reads it (the address before the first '/', IPv4 tried
+    first; a prefix length of decimal digits, leading zeros allowed); with `strict` (Kubernetes 1.36 on) also
+    as Go's netip.ParsePrefix reads it (no leading zeros in the address or the length), not an IPv4-mapped
+    address, and no bits set past the prefix length. Without it only a CIDR it cannot parse is refused."""
     invalid = "is not a valid CIDR such as 10.9.8.0/24 or 2001:db8::/64"
     address, slash, bits = text.partition("/")
-    if not slash or not bits.isascii() or not bits.isdigit() or not is_ip_sloppy(address):
+    ipv4 = _ipv4(address)
+    raw = ipv4 if ipv4 is not None else _ipv6(address)
+    length = _number(bits, hexadecimal=False)
+    if not slash or raw is None or length is None or length[1] != len(bits) or length[0] > 8 * len(raw):
         return None, invalid
-    leading_zero = (len(bits) > 1 and bits.startswith("0")) or _leading_zero_octet(address)
-    if ":" in address:
-        ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.IPv6Address(address)
-    else:
-        ip = ipaddress.IPv4Address(".".join(str(int(octet)) for octet in address.split(".")))
-    if int(bits) > ip.max_prefixlen:
-        return None, invalid
-    network = ipaddress.ip_network(f"{ip}/{int(bits)}", strict=False)
+    ip = ipaddress.ip_address(raw)
+    network = ipaddress.ip_network(f"{ip}/{length[0]}", strict=False)
     if not strict:
         return network, None
-    if leading_zero:
+    written = _strict(address) if "/" not in bits else None
+    if written is None or (len(bits) > 1 and bits[0] == "0"):
         return network, "must not have leading 0s in the address or the prefix length"
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+    if isinstance(written, ipaddress.IPv6Address) and written.ipv4_mapped is not None:
         return network, "must not be an IPv4-mapped IPv6 address"
-    if ip != network.network_address:
+    if written != network.network_address:
         return network, f"has bits set past the prefix length (the network is {network})"
     return network, None
 
@@ -71,10 +162,8 @@ def parse_cidr(text: str, strict: bool = True) -> tuple[ipaddress.IPv4Network | 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
     """The address `text` names (one is_ip_sloppy takes); an IPv4-mapped IPv6 address read as its IPv4
     address, as Go's net.IP reads one."""
-    if ":" not in text:
-        return ipaddress.IPv4Address(".".join(str(int(octet)) for octet in text.split(".")))
-    address = ipaddress.IPv6Address(text)
-    return address.ipv4_mapped or address
+    address = sloppy_ip(text)
+    return (address.ipv4_mapped or address) if isinstance(address, ipaddress.IPv6Address) else address
 
 
 def endpoint_ip_problem(text: str) -> str | None:

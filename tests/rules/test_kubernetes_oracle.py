@@ -1,0 +1,258 @@
+"""dgdlint's readings of Kubernetes' small formats against Kubernetes' own Go functions, compiled by the Go
+toolchain from the modules the kube-apiserver of `make tools` is built from (tools/kube-apiserver's go.mod:
+the same release): names and keys, label values, environment variable and port names, resource names,
+quantities (parsed, and written back as Quantity.String() writes them), IP addresses and CIDRs, sloppy and
+strict, and endpoint addresses. Thousands of texts per format, each near the format's edges; the verdicts
+must be equal. The API server tier checks whole objects; this checks the formats densely.
+
+Skips without Go, or when the modules cannot be had (no module cache and no module proxy)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from dgdlint.quantity import go_quantity_string
+from dgdlint.rules.addresses import endpoint_ip_problem, ip_problem, is_ip_sloppy, parse_cidr
+from dgdlint.rules.syntax import (
+    config_map_key_problem,
+    container_resource_name_problem,
+    dns1035_label_problem,
+    dns1123_label_problem,
+    dns1123_subdomain_problem,
+    env_name_problem,
+    label_value_problem,
+    path_segment_name_problem,
+    port_name_problem,
+    qualified_name_problem,
+)
+from refdata import ROOT
+
+_MAIN = """package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/api/validation/path"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/kubernetes/pkg/apis/core"
+	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
+	netutils "k8s.io/utils/net"
+)
+
+func verdict(errors []string) string {
+	if len(errors) == 0 {
+		return "ok"
+	}
+	return "refused"
+}
+
+func listVerdict(errors field.ErrorList) string {
+	if len(errors) == 0 {
+		return "ok"
+	}
+	return "refused"
+}
+
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	root := field.NewPath("x")
+	for in.Scan() {
+		mode, quoted, _ := strings.Cut(in.Text(), " ")
+		text, err := strconv.Unquote(quoted)
+		if err != nil {
+			panic(err)
+		}
+		var out string
+		switch mode {
+		case "dns1123-label":
+			out = verdict(validation.IsDNS1123Label(text))
+		case "dns1035-label":
+			out = verdict(validation.IsDNS1035Label(text))
+		case "dns1123-subdomain":
+			out = verdict(validation.IsDNS1123Subdomain(text))
+		case "qualified-name":
+			out = verdict(validation.IsQualifiedName(text))
+		case "label-value":
+			out = verdict(validation.IsValidLabelValue(text))
+		case "config-map-key":
+			out = verdict(validation.IsConfigMapKey(text))
+		case "env-name":
+			out = verdict(validation.IsRelaxedEnvVarName(text))
+		case "port-name":
+			out = verdict(validation.IsValidPortName(text))
+		case "path-segment":
+			out = verdict(path.IsValidPathSegmentName(text))
+		case "resource-name":
+			out = listVerdict(corevalidation.ValidateContainerResourceName(core.ResourceName(text), root))
+		case "quantity":
+			if q, err := resource.ParseQuantity(text); err != nil {
+				out = "refused"
+			} else {
+				out = "ok " + q.String()
+			}
+		case "ip-sloppy":
+			if netutils.ParseIPSloppy(text) == nil {
+				out = "refused"
+			} else {
+				out = "ok"
+			}
+		case "ip-strict":
+			out = listVerdict(validation.IsValidIPForLegacyField(root, text, true, nil))
+		case "ip-legacy":
+			out = listVerdict(validation.IsValidIPForLegacyField(root, text, false, nil))
+		case "cidr-strict":
+			out = listVerdict(validation.IsValidCIDRForLegacyField(root, text, true, nil))
+		case "cidr-legacy":
+			out = listVerdict(validation.IsValidCIDRForLegacyField(root, text, false, nil))
+		case "endpoint-ip":
+			out = listVerdict(corevalidation.ValidateEndpointIP(text, root))
+		default:
+			panic(mode)
+		}
+		fmt.Println(out)
+	}
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def kubernetes(tmp_path_factory):
+    if shutil.which("go") is None:
+        pytest.skip("no Go toolchain on this machine: Kubernetes' own Go functions are the oracle of this test")
+    folder = tmp_path_factory.mktemp("kubernetes-oracle")
+    module = (ROOT / "tools" / "kube-apiserver" / "go.mod").read_text()
+    (folder / "go.mod").write_text(module.replace("module cosmos3-reasoner/tools/kube-apiserver", "module oracle", 1))
+    shutil.copy(ROOT / "tools" / "kube-apiserver" / "go.sum", folder / "go.sum")
+    (folder / "main.go").write_text(_MAIN)
+    built = subprocess.run(["go", "build", "-mod=mod", "-o", "oracle", "."], cwd=folder, capture_output=True,
+                           text=True, timeout=1200)
+    if built.returncode != 0:
+        pytest.skip(f"Kubernetes' modules could not be built here: {built.stderr.strip()[-400:]}")
+
+    def answers(mode: str, texts: list[str]) -> list[str]:
+        lines = "".join(f"{mode} {json.dumps(text)}\n" for text in texts)
+        run = subprocess.run([str(folder / "oracle")], input=lines, capture_output=True, text=True, check=True,
+                             timeout=120)
+        out = run.stdout.splitlines()
+        assert len(out) == len(texts)
+        return out
+
+    return answers
+
+
+def _near(rng: random.Random, seeds: list[str], alphabet: str, count: int, longest: int = 0) -> list[str]:
+    """Texts near the seeds: characters replaced, inserted or removed, and some long ones."""
+    out = list(seeds)
+    for _ in range(count):
+        text = list(rng.choice(seeds))
+        for _ in range(rng.choice([0, 1, 1, 2, 3])):
+            where = rng.randrange(len(text) + 1)
+            action = rng.choice(["replace", "insert", "delete"])
+            if action == "insert" or not text:
+                text.insert(where, rng.choice(alphabet))
+            elif action == "replace":
+                text[min(where, len(text) - 1)] = rng.choice(alphabet)
+            else:
+                del text[min(where, len(text) - 1)]
+        if longest and rng.random() < 0.05:
+            text = list(("".join(text) + "a" * longest)[:longest + rng.choice([-1, 0, 1])])
+        out.append("".join(text))
+    return out
+
+
+NAMES = ["a", "model-cache", "nim.example.com", "a1-b2", "0", "x" * 63, "my.app_1", "Nvidia-1-GPU"]
+NAME_ALPHABET = "abcz09-._A/%: ÿé\n"
+CASES = {
+    "dns1123-label": (dns1123_label_problem, NAMES, NAME_ALPHABET, 63),
+    "dns1035-label": (dns1035_label_problem, NAMES, NAME_ALPHABET, 63),
+    "dns1123-subdomain": (dns1123_subdomain_problem, NAMES, NAME_ALPHABET, 253),
+    "qualified-name": (qualified_name_problem, NAMES + ["nvidia.com/gpu", "a/b/c", "/x", "example.com/"],
+                       NAME_ALPHABET, 63),
+    "label-value": (label_value_problem, NAMES + [""], NAME_ALPHABET, 63),
+    "config-map-key": (config_map_key_problem, NAMES + ["..data", ".env", "a..b"], NAME_ALPHABET, 253),
+    "env-name": (env_name_problem, ["NGC_API_KEY", "a.b-c", "1X", "A=B", ""], "AZ_09=.- \t~\x7fé", 0),
+    "port-name": (port_name_problem, ["http", "grpc-2", "a-b-c", "9090", "-x", "x" * 15], "az09-A_", 15),
+    "path-segment": (path_segment_name_problem, ["role", ".", "..", "a:b", "A/B", "a%2f"], "a./%:", 0),
+    "resource-name": (container_resource_name_problem, ["cpu", "memory", "ephemeral-storage", "hugepages-2Mi",
+                                                        "nvidia.com/gpu", "requests.nvidia.com/gpu", "gpu",
+                                                        "kubernetes.io/x", "example.com/a_b"], "az.-/_09", 0),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(CASES))
+def test_names_and_keys_as_kubernetes_judges_them(kubernetes, mode):
+    problem, seeds, alphabet, longest = CASES[mode]
+    texts = _near(random.Random(mode), seeds, alphabet, 2000, longest)
+    answers = kubernetes(mode, texts)
+    assert "ok" in answers and "refused" in answers
+    wrong = [(text, go) for text, go in zip(texts, answers, strict=True) if (problem(text) is None) != (go == "ok")]
+    assert not wrong, wrong[:20]
+
+
+QUANTITIES = ["1", "0", "-0", "+1", "100m", "1.5", ".5", "5.", "1Ki", "96Gi", "1024Ki", "1000m", "0.001", "1e3",
+              "1E3", "1e-3", "1.5e2", "01k", "1k", "1000", "16Gi ", " 16Gi", "1Mi1", "e3", "1ee3", "1e+3", "9" * 20,
+              "1n", "1u", "0.1n", "123456789012345678901234567890", "1Ei", "8Ei", "1P", "1.0Gi", "7", "1023Ki"]
+
+
+def test_quantities_as_apimachinery_reads_and_writes_them(kubernetes):
+    texts = _near(random.Random("quantity"), QUANTITIES, "0159.+-eEkKMGTPinum ", 4000)
+    # apimachinery spins for seconds or more on an exponent beyond 32 bits (1e2147483648), and on a long
+    # number with a long exponent (Quantity.String() of 12345678901234567890123E567890): left out
+    texts = [text for text in texts if not re.search(r"[eE][-+]?[0-9]{10}", text)
+             and not (re.search(r"[0-9]{19}", text) and re.search(r"[eE][-+]?[0-9]{5}", text))]
+    answers = kubernetes("quantity", texts)
+    assert any(a.startswith("ok") for a in answers) and "refused" in answers
+    wrong = []
+    for text, go in zip(texts, answers, strict=True):
+        ours = go_quantity_string(text)
+        if (ours is None) != (go == "refused") or (ours is not None and go != f"ok {ours}"):
+            wrong.append((text, go, ours))
+    assert not wrong, wrong[:20]
+
+
+ADDRESSES = ["10.9.8.7", "010.9.8.7", "256.1.1.1", "1.2.3", "::1", "2001:db8::ffff", "::ffff:10.1.2.3",
+             "fe80::1%eth0", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8:9", "::", "0.0.0.0", "127.0.0.1", "169.254.1.1",
+             "224.0.0.1", "ff02::1", "ff05::1", "::ffff:127.0.0.1", "1.2.3.4 ", "1::2::3", "::ffff:010.1.2.3",
+             "0x1.2.3.4", "00000000000001.2.3.4", "2001:0db8::1", "2001:00db8::1", "::1.2.3.4"]
+
+
+@pytest.mark.parametrize("mode", ["ip-sloppy", "ip-strict", "ip-legacy", "endpoint-ip"])
+def test_addresses_as_kubernetes_reads_them(kubernetes, mode):
+    texts = _near(random.Random(mode), ADDRESSES, "0123456789abcdef.:f%x ", 3000)
+    if mode == "endpoint-ip":  # ValidateEndpointIP is called on an address the sloppy parser took
+        texts = [text for text in texts if is_ip_sloppy(text)]
+    answers = kubernetes(mode, texts)
+    assert "ok" in answers and "refused" in answers
+    ours = {"ip-sloppy": lambda t: is_ip_sloppy(t), "ip-strict": lambda t: ip_problem(t, True) is None,
+            "ip-legacy": lambda t: ip_problem(t, False) is None,
+            "endpoint-ip": lambda t: endpoint_ip_problem(t) is None}[mode]
+    wrong = [(text, go) for text, go in zip(texts, answers, strict=True) if ours(text) != (go == "ok")]
+    assert not wrong, wrong[:20]
+
+
+CIDRS = ["10.0.0.0/8", "10.0.0.1/8", "010.0.0.0/8", "10.0.0.0/08", "10.0.0.0/33", "10.0.0.0/", "2001:db8::/64",
+         "2001:db8::1/64", "::ffff:10.0.0.0/104", "0.0.0.0/0", "::/0", "10.0.0.0/-1", "10.0.0.0/ 8", "1.2.3.4/32"]
+
+
+@pytest.mark.parametrize("mode", ["cidr-strict", "cidr-legacy"])
+def test_cidrs_as_kubernetes_reads_them(kubernetes, mode):
+    texts = _near(random.Random(mode), CIDRS, "0123456789abcdef.:/ ", 3000)
+    answers = kubernetes(mode, texts)
+    assert "ok" in answers and "refused" in answers
+    strict = mode == "cidr-strict"
+    wrong = [(text, go) for text, go in zip(texts, answers, strict=True)
+             if (parse_cidr(text, strict)[1] is None) != (go == "ok")]
+    assert not wrong, wrong[:20]
