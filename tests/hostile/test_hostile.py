@@ -39,6 +39,8 @@ EXPECTED = {
     # at most 4,300 as an int; Go skips such a record): both were internal errors.
     "dra-config-request-not-a-name.yaml": (1, "kubernetes-schema", 11),
     "conversion-record-huge-integer.yaml": (1, "operator-conversion-annotation", 6),
+    # Found by the Kubernetes oracle: writing a divisor of exponent 7891234 back overflowed Python's decimal.
+    "divisor-huge-exponent.yaml": (1, "env-source-invalid", 17),
 }
 
 
