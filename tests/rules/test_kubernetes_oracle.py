@@ -10,6 +10,7 @@ Skips without Go, or when the modules cannot be had (no module cache and no modu
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
@@ -137,8 +138,9 @@ def kubernetes(tmp_path_factory):
     (folder / "go.mod").write_text(module.replace("module cosmos3-reasoner/tools/kube-apiserver", "module oracle", 1))
     shutil.copy(ROOT / "tools" / "kube-apiserver" / "go.sum", folder / "go.sum")
     (folder / "main.go").write_text(_MAIN)
-    built = subprocess.run(["go", "build", "-mod=mod", "-o", "oracle", "."], cwd=folder, capture_output=True,
-                           text=True, timeout=1200)
+    # the flags `make tools` builds kube-apiserver with, so that its compiled packages are reused
+    built = subprocess.run(["go", "build", "-mod=readonly", "-trimpath", "-o", "oracle", "."], cwd=folder,
+                           capture_output=True, text=True, timeout=1200, env={**os.environ, "CGO_ENABLED": "0"})
     if built.returncode != 0:
         pytest.skip(f"Kubernetes' modules could not be built here: {built.stderr.strip()[-400:]}")
 
