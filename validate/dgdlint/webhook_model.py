@@ -78,6 +78,9 @@ def _gms_mode(text: str | None) -> str:
 class ComponentView:
     component: Component
     alpha: bool  # v1alpha1 service (spec.services)
+    # v1alpha1: a v1beta1 frontendSidecar restored from nvidia.com/dgd-spec, and whether the service then builds
+    # no pod template; only a view that carries the record's restored fields has them (hub_restore)
+    restored_frontend_sidecar, restored_no_pod_template = None, False
 
     @once
     def obj(self):

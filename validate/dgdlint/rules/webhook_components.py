@@ -78,17 +78,22 @@ def epp_component_invalid(model: Model):
 def frontend_sidecar_invalid(model: Model):
     for view in graph_views(model):
         for component in view.components:
-            sidecar = component.field("frontendSidecar")
-            if not sidecar.present:
-                continue
             label = component.component.label
-            names = component.container_names()
             if component.alpha:
-                if FRONTEND_SIDECAR_CONTAINER in component.sidecar_names():
+                sidecar = component.field("frontendSidecar")
+                if sidecar.present and FRONTEND_SIDECAR_CONTAINER in component.sidecar_names():
                     yield Hit(view.obj, sidecar.path, f"{label}: the operator injects the frontend sidecar as "
                                                       f"{FRONTEND_SIDECAR_CONTAINER!r}, and extraPodSpec.containers "
                                                       "already has a container of that name")
-            elif not isinstance(component.raw.get("podTemplate"), dict):
+                # the v1beta1 frontendSidecar of the converted service: one restored from nvidia.com/dgd-spec
+                sidecar, template = component.restored_frontend_sidecar, not component.restored_no_pod_template
+            else:
+                sidecar = component.field("frontendSidecar")
+                template = isinstance(component.raw.get("podTemplate"), dict)
+            if sidecar is None or not sidecar.present:
+                continue
+            names = component.container_names()
+            if not template:
                 yield Hit(view.obj, sidecar.path, f"{label}: frontendSidecar is set but the component has no "
                                                   "podTemplate with the container")
             elif not sidecar.text:
