@@ -645,8 +645,33 @@ MUTANTS = [
      "operator-conversion-record-refused"),  # a component's null service taken for a nil one
     ("conversion_record.py", 'if components[name].get("frontendSidecar") == FRONTEND_SIDECAR and',
      'if components[name].get("frontendSidecar") and', "operator-conversion-record-refused"),  # any sidecar name
-    ("rules/webhook_conversion.py", "        if view.alpha:\n            continue\n", "",
+    ("rules/webhook_conversion.py", "spec.path, record)\n            continue\n", "spec.path, record)\n",
      "operator-conversion-record-refused"),  # a v1alpha1 graph's records validated as v1alpha1 fields
+    ("hub_restore.py", 'by_name[as_map(component).get("name") or ""] = index',
+     'by_name.setdefault(as_map(component).get("name") or "", index)',
+     "operator-conversion-record-refused"),  # the first component of a name restored, where Go's map keeps the last
+    ("hub_restore.py", "if name_only(container) is True or name in present", "if name in present",
+     "operator-conversion-record-refused"),  # a container with only its name added, taking the name of a later one
+    ("hub_restore.py", "or (isinstance(value, (list, dict)) and not value)", "or False",
+     "operator-conversion-record-refused"),  # an empty list taken for a set field: the container is not name-only
+    ("hub_restore.py", "(name == FRONTEND_SIDECAR_CONTAINER and not has_sidecar)", "False",
+     "operator-conversion-record-refused"),  # a deleted generated sidecar-frontend restored
+    ("hub_restore.py", "        if found and as_list(", "        if False and as_list(",
+     "operator-conversion-record-refused"),  # the record's sidecar-frontend lends the generated one no claims
+    ("hub_restore.py", "if not any(as_map(c).get(\"name\") == sidecar for c in containers):", "if True:",
+     "operator-conversion-record-refused"),  # frontendSidecar restored though the record holds its container
+    ("hub_restore.py", "    if not converted and not hub_only:\n        return None\n", "",
+     "operator-conversion-record-refused"),  # grove restored beside a record checkpoint with no converted block
+    ("hub_restore.py", " or service.get(\"checkpoint\") is not None)", ")",
+     "operator-conversion-record-refused"),  # a v1alpha1 checkpoint taken for no experimental block
+    ("hub_restore.py", "restore.no_pod_template = template is None and not _builds_pod_template(service)",
+     "restore.no_pod_template = False", "operator-conversion-record-refused"),  # a service that builds no pod
+    ("hub_restore.py", "return found if found is not None or self.hub is None else self.hub.claims", "return found",
+     "operator-conversion-record-refused"),  # a restored container's claims not read
+    ("hub_restore.py", "if self.hub is not None and self.hub.grove is not None:", "if False:",
+     "operator-conversion-record-refused"),  # a restored grove.forceScalingGroup not read
+    ("hub_restore.py", "return self.hub.frontend_sidecar if self.hub is not None else None", "return None",
+     "operator-conversion-record-refused"),  # a restored frontendSidecar not read
     ("rules/webhook_grove.py", "inner = fields.get(str(key).lower(), False)", "inner = fields.get(str(key), False)",
      "provider-override-invalid"),  # field names matched exactly, where Go's decoder folds case
     ("rules/webhook_grove.py", "if inner is False or value is None:", "if inner is False:",

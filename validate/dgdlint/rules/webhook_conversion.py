@@ -3,7 +3,10 @@ the operator reads them (conversion_record.py): that they are set, and what the 
 
 On a v1beta1 graph the webhook rebuilds the v1alpha1 view (ConvertFrom) and validates it: the record's
 v1alpha1 fields are built into a v1alpha1 graph of their own, and the v1alpha1 rules that model those
-checks judge it (the same rules that judge a v1alpha1 manifest); each finding is reported at the
+checks judge it (the same rules that judge a v1alpha1 manifest). A v1alpha1 graph reaches the webhook
+converted (ConvertTo), with the v1beta1 fields of the record restored (hub_restore.py): the webhook
+view of the graph is built with them, the v1beta1 rules that read them judge it, and what they refuse
+that they do not refuse without the record is the record's. Each finding is reported at the
 annotation, naming the field in its JSON."""
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from dgdlint.conversion_record import (
     read_spec,
     status_problem,
 )
-from dgdlint.model import DGD_KIND, KObject, Model, model_of
+from dgdlint.hub_restore import RECORD_PATH, RestoredGraphView, hub_restores
+from dgdlint.model import DGD_KIND, KObject, Model, as_map, model_of
 from dgdlint.rules.registry import REGISTRY, Hit, rule
 from dgdlint.webhook_model import GraphView, graph_views
 
@@ -25,6 +29,13 @@ from dgdlint.webhook_model import GraphView, graph_views
 # validateIngressSpecV1alpha1, the service annotation and frontendSidecar checks of
 # validateDynamoComponentDeploymentSharedSpecV1alpha1), by the rule that models each.
 _ALPHA_RULES = ("pvc-name-missing", "ingress-host-missing", "operator-annotation-invalid", "frontend-sidecar-invalid")
+# The webhook's v1beta1 checks that a field ConvertTo restores can make refuse: frontendSidecar
+# (validateDynamoComponentDeploymentSharedSpec), grove.forceScalingGroup (validateGroveSpec, the Grove name
+# budget through UsesPCSG, a component providerOverride's target), a container's resource claims beside
+# the GPU power limit. Restored containers only add names, so the GPU memory service's client check
+# cannot refuse more.
+_HUB_RULES = ("frontend-sidecar-invalid", "grove-pathway-required", "grove-name-budget", "provider-override-invalid",
+              "gpu-power-limit-invalid")
 
 
 def _what_it_does(view: GraphView, key: str, text: str) -> str:
@@ -36,11 +47,14 @@ def _what_it_does(view: GraphView, key: str, text: str) -> str:
             return f"dgdlint cannot read it ({record.unread})"
         if record.skipped:
             return f"it does not decode as a v1beta1 spec ({record.skipped}), so the operator ignores it"
-        restored = hub_services(record, [component.component.name for component in view.components])
+        # a null service converts to no component: nothing is restored into it
+        restored = hub_services(record, [component.component.name for component in view.components
+                                         if isinstance(view.obj.get(component.path), dict)])
         if not restored:
             return "it holds no v1beta1 fields of this graph's services, so the conversion restores nothing from it"
         return (f"the conversion restores the v1beta1 fields it holds for {', '.join(restored)} into the object the "
-                "webhook validates, and dgdlint does not check those")
+                "webhook validates (operator-conversion-record-refused judges a restored frontendSidecar, "
+                "grove.forceScalingGroup and pod template containers)")
     if key == STATUS_RECORD:
         problem = status_problem(text)
         return f"it does not decode as the v1alpha1 status ({problem})" if problem else \
@@ -61,7 +75,8 @@ def _what_it_does(view: GraphView, key: str, text: str) -> str:
     shows them. Applied in a manifest, they are read back: on a v1beta1 graph the webhook restores the
     v1alpha1 fields of `dgd-spec` and validates them, and refuses a `dgd-status` that does not decode
     (operator-conversion-record-refused reports both); on a v1alpha1 graph the conversion restores the
-    v1beta1 fields of `dgd-spec` and drops `dgd-status`. A `dgd-spec` that does not decode is ignored
+    v1beta1 fields of `dgd-spec` into the object the webhook validates (operator-conversion-record-refused
+    judges those the webhook reads) and drops `dgd-status`. A `dgd-spec` that does not decode is ignored
     without a word. Either way the graph the operator runs is not the one the manifest shows. The message
     says what the operator does with each record.""",
     remediation="Remove nvidia.com/dgd-spec and nvidia.com/dgd-status from the manifest; write the fields "
@@ -98,6 +113,48 @@ def _alpha_refusals(view: GraphView, path: tuple, record):
                                       f"which the webhook validates in the v1alpha1 view: {inner} ({name})")
 
 
+def _inner_model(model: Model, obj: KObject, hub: dict | None) -> Model:
+    """A model of one graph, for the release and update the check is for; with `hub`, its webhook view
+    carries the v1beta1 fields the conversion restores."""
+    inner = model_of([obj])
+    inner.release, inner.stored = model.release, model.stored
+    if hub is not None:
+        inner.memo("webhook-graph-views", lambda: [RestoredGraphView(graph, inner.release,
+                                                                     inner.stored.get(graph.obj.ref), hub)
+                                                   for graph in inner.graphs])
+    return inner
+
+
+def _cause(record, restored: GraphView, hit_path: tuple) -> str:
+    """The record's field behind a refusal found outside it: the restored grove of the component."""
+    for component in restored.components:
+        if component.hub is not None and hit_path[:len(component.path)] == component.path:
+            hub = component.hub
+            return record.json_path((hub.grove.path if hub.grove else hub.spec_path())[len(RECORD_PATH):])
+    first = next((component.hub for component in restored.components if component.hub is not None), None)
+    return record.json_path(first.spec_path()[len(RECORD_PATH):]) if first else "v1beta1 fields"
+
+
+def _hub_refusals(model: Model, view: GraphView, path: tuple, record):
+    names = {component.component.name: component.container_names() for component in view.components}
+    hub = hub_restores(record, as_map(view.obj.get(("spec", "services"))), names)
+    if not hub:
+        return
+    plain, restored = _inner_model(model, view.obj, None), _inner_model(model, view.obj, hub)
+    restored_view = graph_views(restored)[0]
+    for name in _HUB_RULES:
+        # refused there without the record too (maybe said otherwise: a Grove name shortened anew): not the record's
+        seen = {hit.path for hit in REGISTRY[name].check(plain)}
+        for hit in REGISTRY[name].check(restored):
+            if hit.path in seen:
+                continue
+            inside = hit.path[:len(RECORD_PATH)] == RECORD_PATH
+            where = record.json_path(hit.path[len(RECORD_PATH):]) if inside else _cause(record, restored_view, hit.path)
+            yield Hit(view.obj, path, f"{view.obj.label}: annotation {SPEC_RECORD} holds {where}, which the "
+                                      f"conversion restores into the object the webhook validates: {hit.message} "
+                                      f"({name})", related=list(hit.related))
+
+
 @rule(
     name="operator-conversion-record-refused", code="DGD647", severity="error", family="admission",
     title="The operator's conversion records in a manifest pass its webhook",
@@ -109,16 +166,35 @@ def _alpha_refusals(view: GraphView, path: tuple, record):
     a null service that is no component makes the validation fail. A `dgd-spec` the operator cannot
     decode into its v1alpha1 type (not JSON, no object, a field of the wrong type) is skipped without a
     word, so it refuses nothing. A `nvidia.com/dgd-status` that does not decode into the v1alpha1
-    status refuses the graph ("cannot validate preserved v1alpha1 DynamoGraphDeployment fields"). A
-    v1alpha1 graph's records are read as v1beta1 fields by the conversion, not by these checks.""",
+    status refuses the graph ("cannot validate preserved v1alpha1 DynamoGraphDeployment fields").
+    A v1alpha1 graph reaches the webhook converted to v1beta1 (ConvertTo), and the conversion restores,
+    for each service, v1beta1 fields of the `dgd-spec` component of the same name (the last of a name;
+    a record that does not decode as a v1beta1 spec is skipped; `dgd-status` is dropped unread). The
+    webhook refuses a restored `frontendSidecar` (given only to a service without a v1alpha1
+    frontendSidecar, and only when the record's pod template has no container of that name) that is
+    empty, has no pod template or names no container of the pod; a restored
+    `experimental.grove.forceScalingGroup: true` (restored beside a converted GPU memory service,
+    failover or checkpoint, or alone when the record's experimental block has none of them) off the
+    Grove pathway, over the Grove name budget as a scaling group, or against a component
+    providerOverride's target; and resource claims of a restored container (one the record adds, or
+    the record's `sidecar-frontend` lending its fields to the generated one) beside the GPU power
+    limit. Restored containers are the record's with more than a name that the pod lacks. Not judged:
+    an empty generated main container the conversion drops (dgdlint keeps `main`, so it never refuses
+    on its account), the pod template's other metadata, volume-mount fields and the component and
+    container order, which the webhook does not read, and an update's comparison with the stored
+    object. ConvertTo's own errors (merging two containers of one type) cannot occur on decoded input.""",
     remediation="Remove nvidia.com/dgd-spec and nvidia.com/dgd-status from the manifest; write the fields "
                 "in the spec instead.",
 )
 def operator_conversion_record_refused(model: Model):
     for view in graph_views(model):
-        if view.alpha:
-            continue
         spec = view.annotation(SPEC_RECORD)
+        if view.alpha:
+            if spec is not None and spec.text:
+                record = read_spec(spec.text, "v1beta1")
+                if not record.skipped and not record.unread:
+                    yield from _hub_refusals(model, view, spec.path, record)
+            continue
         if spec is not None and spec.text:
             record = read_spec(spec.text, "v1alpha1")
             if not record.skipped and not record.unread:
