@@ -20,6 +20,7 @@ import pytest
 
 from dgdlint.quantity import go_quantity_string
 from dgdlint.rules.addresses import endpoint_ip_problem, ip_problem, is_ip_sloppy, parse_cidr
+from dgdlint.rules.cron import duration_problem, schedule_problem
 from dgdlint.rules.syntax import (
     config_map_key_problem,
     container_resource_name_problem,
@@ -42,7 +43,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/robfig/cron/v3"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validation/path"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -120,6 +123,18 @@ func main() {
 			out = listVerdict(validation.IsValidCIDRForLegacyField(root, text, false, nil))
 		case "endpoint-ip":
 			out = listVerdict(corevalidation.ValidateEndpointIP(text, root))
+		case "cron":
+			if _, err := cron.ParseStandard(text); err != nil {
+				out = "refused"
+			} else {
+				out = "ok"
+			}
+		case "duration":
+			if _, err := time.ParseDuration(text); err != nil {
+				out = "refused"
+			} else {
+				out = "ok"
+			}
 		default:
 			panic(mode)
 		}
@@ -257,4 +272,37 @@ def test_cidrs_as_kubernetes_reads_them(kubernetes, mode):
     strict = mode == "cidr-strict"
     wrong = [(text, go) for text, go in zip(texts, answers, strict=True)
              if (parse_cidr(text, strict)[1] is None) != (go == "ok")]
+    assert not wrong, wrong[:20]
+
+
+SCHEDULES = ["*/5 * * * *", "0 0 * * *", "0 0 1 1 *", "@hourly", "@daily", "@every 1h30m", "@every 0",
+             "@every -1s", "@yearly ", "0 0 * * MON-FRI", "0 0 * JAN,jul *", "60 * * * *", "0 24 * * *",
+             "0 0 0 * *", "0 0 32 * *", "0 0 * 13 *", "0 0 * * 7", "1-5/2 * * * *", "5-1 * * * *", "*/0 * * * *",
+             "? * * * *", "0 0 ? * *", "TZ=UTC 0 0 * * *", "CRON_TZ=Europe/Paris 0 0 * * *", "TZ=Nowhere 0 * * * *",
+             "0  0\t*\u00a0*\u2003*", "0 0 * * *\u0085",
+             "* * * *", "* * * * * *", "-1 * * * *", "+1 * * * *", "0,,5 * * * *", "TZ=Europe 0 * * * *",
+             "TZ=UTC/ 0 0 * * *", "CRON_TZ=Europe//Paris 0 0 * * *", "0 0 * * *\x1c"]
+
+
+def test_cron_schedules_as_robfig_cron_reads_them(kubernetes):
+    texts = _near(random.Random("cron"), SCHEDULES, "0123456789*/-,? @MONjanTZ=\t\u00a0\u2003", 4000)
+    answers = kubernetes("cron", texts)
+    assert "ok" in answers and "refused" in answers
+    wrong = [(text, go) for text, go in zip(texts, answers, strict=True)
+             if (schedule_problem(text) is None) != (go == "ok")]
+    assert not wrong, wrong[:20]
+
+
+DURATIONS = ["1h30m", "0", "-0", "+0", "1.5h", ".5s", "5.s", "1us", "1\u00b5s", "1\u03bcs", "1ns", "1d", "h",
+             "1", "", "9223372036854775807ns", "9223372036854775808ns", "2562047h", "2562048h", "1e3s", "1h-1m"]
+
+
+def test_durations_as_go_reads_them(kubernetes):
+    texts = _near(random.Random("duration"), DURATIONS + ["9223372036854775808ns9223372036854775808ns",
+                                                          "-9223372036854775808ns", "0.00000000000000000001h"],
+                  "0123456789.+-hmsun\u00b5d", 4000)
+    answers = kubernetes("duration", texts)
+    assert "ok" in answers and "refused" in answers
+    wrong = [(text, go) for text, go in zip(texts, answers, strict=True)
+             if (duration_problem(text) is None) != (go == "ok")]
     assert not wrong, wrong[:20]

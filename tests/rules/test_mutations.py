@@ -634,6 +634,8 @@ MUTANTS = [
      "operator-conversion-record-refused"),  # an object taken for a []byte
     ("cosmos.py", "all(int(part) < 2**64 for part in match.groups()[:3])", "True",
      "runtime-version-required"),  # a version beyond 64 bits taken
+    ("rules/cron.py", "except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):",
+     "except (zoneinfo.ZoneInfoNotFoundError, ValueError):", "pod-spec-invalid"),  # a folder as a zone: a crash
     ("go_json.py", 'if kind == "object" and not node.get("x-kubernetes-preserve-unknown-fields"):',
      'if kind == "object":', "operator-conversion-record-refused"),  # an open JSON value (a list) fails the decode
     ("go_json.py", "out[name] = decode(item, inner, path + (key,), times, out.get(name))",

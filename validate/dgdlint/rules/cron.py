@@ -19,10 +19,12 @@ _FIELDS = (("minute", 0, 59, {}), ("hour", 0, 23, {}), ("day of month", 1, 31, {
            ("day of week", 0, 6, {name: number for number, name in enumerate(
                ("sun", "mon", "tue", "wed", "thu", "fri", "sat"))}))
 _DESCRIPTORS = ("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly")
-_DURATION_PART = re.compile(r"([0-9]*(?:\.[0-9]*)?)([^0-9.]*)")
-_DURATION_UNITS = {"ns": 1, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9}
+_DURATION_UNITS = {"ns": 1, "us": 10**3, "µs": 10**3, "μs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9,
+                   "h": 3600 * 10**9}
 _ZONE_PART = re.compile(r"[A-Za-z.\-_0-9+]{1,14}")
-_GO_SPACE = " \t\n\v\f\r\x85\xa0"  # strings.Fields splits at Unicode spaces; these are the ones met in YAML
+# strings.Fields and strings.TrimSpace split at Go's unicode.IsSpace: these (not Python's isspace, which
+# also takes the separators U+001C to U+001F)
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 
 
 def _number(text: str, names: dict) -> int:
@@ -69,27 +71,83 @@ def _range_problem(expression: str, low: int, high: int, names: dict) -> str | N
     return None
 
 
+def _leading_int(text: str) -> tuple[int, str] | None:
+    """Go's leadingInt: the digits `text` starts with (None past 2**63), and the rest."""
+    value, read = 0, 0
+    for read, char in enumerate(text):  # noqa: B007
+        if not "0" <= char <= "9":
+            break
+        if value > 2**63 // 10:
+            return None
+        value = value * 10 + int(char)
+        if value > 2**63:
+            return None
+    else:
+        read = len(text)
+    return value, text[read:]
+
+
+def _leading_fraction(text: str) -> tuple[int, float, str]:
+    """Go's leadingFraction: the digits after a point (those past 2**63 ignored), their scale, the rest."""
+    value, scale, overflow, read = 0, 1.0, False, 0
+    for read, char in enumerate(text):  # noqa: B007
+        if not "0" <= char <= "9":
+            break
+        if overflow:
+            continue
+        if value > (2**63 - 1) // 10 or value * 10 + int(char) > 2**63:
+            overflow = True
+            continue
+        value, scale = value * 10 + int(char), scale * 10
+    else:
+        read = len(text)
+    return value, scale, text[read:]
+
+
 def duration_problem(text: str) -> str | None:
-    """Go's time.ParseDuration: `[-+]?([0-9]*(\\.[0-9]*)?[a-z]+)+`, or "0"; units ns, us, ms, s, m, h."""
+    """Go's time.ParseDuration, step by step (`[-+]?([0-9]*(\\.[0-9]*)?[a-z]+)+`, or "0"; units ns, us, µs,
+    μs, ms, s, m, h; whole nanoseconds in 64 bits, a negative one down to -2**63)."""
+    negative = text[:1] == "-"
     rest = text[1:] if text[:1] in ("-", "+") else text
     if rest == "0":
         return None
     if not rest:
         return "invalid duration"
-    total = 0.0
+    total = 0
     while rest:
-        match = _DURATION_PART.match(rest)
-        number, unit = match.group(1), match.group(2)
-        if number in ("", "."):
+        if not (rest[0] == "." or "0" <= rest[0] <= "9"):
             return "invalid duration"
-        if not unit:
+        whole = _leading_int(rest)
+        if whole is None:
+            return "invalid duration"
+        value, after = whole
+        before = after != rest
+        fraction, scale, rest = 0, 1.0, after
+        after_point = False
+        if rest[:1] == ".":
+            fraction, scale, remainder = _leading_fraction(rest[1:])
+            after_point, rest = remainder != rest[1:], remainder
+        if not before and not after_point:
+            return "invalid duration"
+        length = next((i for i, char in enumerate(rest) if char == "." or "0" <= char <= "9"), len(rest))
+        if length == 0:
             return "missing unit in duration"
+        unit, rest = rest[:length], rest[length:]
         if unit not in _DURATION_UNITS:
             return f"unknown unit {unit!r} in duration"
-        total += float(number) * _DURATION_UNITS[unit]
+        factor = _DURATION_UNITS[unit]
+        if value > 2**63 // factor:
+            return "invalid duration"
+        value *= factor
+        if fraction > 0:
+            value += int(float(fraction) * (float(factor) / scale))
+            if value > 2**63:
+                return "invalid duration"
+        total = (total + value) % 2**64  # Go's uint64 sum wraps
         if total > 2**63:
             return "invalid duration"
-        rest = rest[match.end():]
+    if not negative and total > 2**63 - 1:
+        return "invalid duration"
     return None
 
 
@@ -100,7 +158,7 @@ def schedule_problem(schedule: str) -> str | None:
             return "a time zone with no schedule after it"
         zone, schedule = schedule[schedule.index("=") + 1:schedule.index(" ")], schedule[schedule.index(" "):]
         schedule = schedule.strip(_GO_SPACE)
-        if zone and time_zone_problem(zone):
+        if load_location_problem(zone):
             return f"provided bad location {zone}"
     if schedule.startswith("@"):
         if schedule in _DESCRIPTORS:
@@ -109,7 +167,7 @@ def schedule_problem(schedule: str) -> str | None:
             problem = duration_problem(schedule[len("@every "):])
             return f"failed to parse duration {schedule}: {problem}" if problem else None
         return f"unrecognized descriptor: {schedule}"
-    fields = [field for field in re.split(f"[{_GO_SPACE}]+", schedule) if field]
+    fields = [field for field in re.split(f"[{re.escape(_GO_SPACE)}]+", schedule) if field]
     if len(fields) != 5:
         return f"expected exactly 5 fields, found {len(fields)}"
     for text, (_name, low, high, names) in zip(fields, _FIELDS, strict=True):
@@ -120,25 +178,44 @@ def schedule_problem(schedule: str) -> str | None:
     return None
 
 
+def load_location_problem(zone: str) -> str | None:
+    """Go's time.LoadLocation: "" and UTC are UTC, Local the server's own; a name with '..' or starting with
+    '/' or '\\' is refused; else it must be a zone of the time zone database. Looked up in the database
+    Python has (the system's, or the tzdata package), as a file under it; with none, only the syntax is read."""
+    if zone in ("", "UTC", "Local"):
+        return None
+    if ".." in zone or zone[0] in "/\\" or zone.endswith("/"):  # a trailing '/' opens no file
+        return "no time zone name"
+    import zoneinfo
+
+    known = zoneinfo.available_timezones()  # empty: no database to look in
+    if not known:
+        return None
+    # the file the name leads to, as Go opens it (Europe//Paris is Europe/Paris; a folder is no zone)
+    path = "/".join(part for part in zone.split("/") if part not in ("", "."))
+    return None if path in known or _zone_file(path) else "no time zone the server knows (names are case-sensitive)"
+
+
+def _zone_file(path: str) -> bool:
+    import zoneinfo
+
+    try:
+        zoneinfo.ZoneInfo(path)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):  # a folder (Europe) is no zone
+        return False
+    return True
+
+
 def time_zone_problem(zone: str) -> str | None:
-    """validateTimeZone: an IANA name the server can load, not Local. The zone is looked up in the time zone
-    database Python has (the system's, or the tzdata package); with none, only its syntax is read."""
+    """validateTimeZone: an IANA name the server can load, not Local, each part of the characters Kubernetes
+    allows (so `Europe//Paris`, which Go would load, is refused here)."""
     if not zone:
         return "empty (leave it out, or name a time zone)"
     if any(part in (".", "..") or part.startswith("-") or not _ZONE_PART.fullmatch(part) for part in zone.split("/")):
         return "no time zone name"
     if zone.lower() == "local":
         return "name an explicit time zone (Local is the API server's own)"
-    if zone == "UTC":
-        return None
-    try:
-        import zoneinfo
-
-        zoneinfo.ZoneInfo(zone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        known = zoneinfo.available_timezones()  # empty: no database to look in
-        return "no time zone the server knows (names are case-sensitive)" if known else None
-    return None
+    return load_location_problem(zone)
 
 
 def cronjob_spec_problems(workload: Workload):
