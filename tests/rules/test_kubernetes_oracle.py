@@ -21,6 +21,8 @@ import pytest
 from dgdlint.quantity import go_quantity_string
 from dgdlint.rules.addresses import endpoint_ip_problem, ip_problem, is_ip_sloppy, parse_cidr
 from dgdlint.rules.cron import duration_problem, schedule_problem
+from dgdlint.rules.disruption import int_or_percent_problem
+from dgdlint.rules.pod_annotations import _deletion_cost_problem
 from dgdlint.rules.syntax import (
     config_map_key_problem,
     container_resource_name_problem,
@@ -50,7 +52,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/validation/path"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	appsvalidation "k8s.io/kubernetes/pkg/apis/apps/validation"
 	"k8s.io/kubernetes/pkg/apis/core"
+	"k8s.io/kubernetes/pkg/apis/core/helper"
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	netutils "k8s.io/utils/net"
 )
@@ -123,6 +128,17 @@ func main() {
 			out = listVerdict(validation.IsValidCIDRForLegacyField(root, text, false, nil))
 		case "endpoint-ip":
 			out = listVerdict(corevalidation.ValidateEndpointIP(text, root))
+		case "percent":
+			value := intstr.FromString(text)
+			errors := appsvalidation.ValidatePositiveIntOrPercent(value, root)
+			out = listVerdict(append(errors, appsvalidation.IsNotMoreThan100Percent(value, root)...))
+		case "deletion-cost":
+			annotations := map[string]string{core.PodDeletionCost: text}
+			if _, err := helper.GetDeletionCostFromPodAnnotations(annotations); err != nil {
+				out = "refused"
+			} else {
+				out = "ok"
+			}
 		case "cron":
 			if _, err := cron.ParseStandard(text); err != nil {
 				out = "refused"
@@ -306,3 +322,16 @@ def test_durations_as_go_reads_them(kubernetes):
     wrong = [(text, go) for text, go in zip(texts, answers, strict=True)
              if (duration_problem(text) is None) != (go == "ok")]
     assert not wrong, wrong[:20]
+
+
+def test_percentages_and_deletion_costs_as_kubernetes_reads_them(kubernetes):
+    percents = _near(random.Random("percent"), ["50%", "0%", "100%", "101%", "007%", "%", "5", "-5%",
+                                                "99999999999999999999%", "1.5%", " 5%"], "0123456789%.- +", 3000)
+    costs = _near(random.Random("cost"), ["0", "10", "-10", "-007", "007", "+7", "2147483647", "2147483648",
+                                          "-2147483648", "-2147483649", "", "1e3", " 1"], "0123456789-+ e", 3000)
+    for mode, texts, ours in (("percent", percents, int_or_percent_problem), ("deletion-cost", costs,
+                                                                              _deletion_cost_problem)):
+        answers = kubernetes(mode, texts)
+        assert "ok" in answers and "refused" in answers
+        wrong = [(text, go) for text, go in zip(texts, answers, strict=True) if (ours(text) is None) != (go == "ok")]
+        assert not wrong, (mode, wrong[:20])
