@@ -10,7 +10,8 @@ refuse alike is reported: text that does not parse, a name that is neither `devi
 Kubernetes environment declares, a field a device does not have (device.attribute), a quantity beside an
 ordering operator (Kubernetes' Quantity has none), and a result of a known type other than bool. An
 error that may come of a library missing here (an unknown function of Kubernetes' libraries, an overload
-not found) is not reported. The server's cost limit (a worst-case estimate of 1,000,000) is not estimated here."""
+not found) is not reported, nor is an expression nested deeper than cel-cpp's parser goes (32 levels, where
+cel-go goes to about 250). The server's cost limit (a worst-case estimate of 1,000,000) is not estimated here."""
 
 from __future__ import annotations
 
@@ -44,6 +45,9 @@ _DEVICE_FIELD = re.compile(r"(?<![\w.])device\s*\.\s*([A-Za-z_]\w*)")
 # none in CEL (compareTo, isGreaterThan and isLessThan compare quantities).
 _QUANTITY = r"(?:device\s*\.\s*capacity\s*\[[^\]]*\]\s*\.\s*[A-Za-z_]\w*|quantity\s*\([^()]*\))"
 _ORDERED = re.compile(rf"{_QUANTITY}\s*(?:<=|>=|<|>)|(?:<=|>=|(?<![<>=!-])<|(?<![<>=!-])>)\s*{_QUANTITY}")
+# cel-cpp's parser refuses an expression nested deeper than 32 levels; the server's (cel-go) takes some 250
+# (checked: 120 parentheses deep are taken, 260 refused), so such an expression is not judged here.
+_RECURSION = "recursion limit exceeded"
 _ERROR_LINE = re.compile(r"ERROR: <input>:\d+:\d+: (.*?)(?= \| |$)")
 
 
@@ -111,10 +115,13 @@ def expression_problem(expression: str) -> str | None:
     if size > MAX_EXPRESSION:
         return f"is {size} bytes long; at most {MAX_EXPRESSION} are taken (the server does not compile it)"
     compilers = _compilers()
+    too_deep = False
     try:
         compilers.plain.compile(expression, disable_check=True)
     except Exception as error:  # cel-expr-python raises for every compile problem
-        return f"does not parse as CEL: {_errors(str(error))[0]}"
+        if _RECURSION not in str(error):
+            return f"does not parse as CEL: {_errors(str(error))[0]}"
+        too_deep = True  # cel-cpp's parser stops at 32 levels, cel-go's at about 250: only the text is read
     code = _STRINGS.sub('""', expression)
     unknown = [field for field in _DEVICE_FIELD.findall(code) if field not in DEVICE_FIELDS]
     if unknown:
@@ -123,6 +130,8 @@ def expression_problem(expression: str) -> str | None:
     if _ORDERED.search(code):
         return "compares a quantity with <, <=, > or >=, which Kubernetes' Quantity does not have; use " \
                'compareTo (device.capacity[DOMAIN].NAME.compareTo(quantity("40Gi")) >= 0)'
+    if too_deep:
+        return None
     try:
         compiled = compilers.typed.compile(expression)
     except Exception as error:
