@@ -18,6 +18,8 @@ import subprocess
 
 import pytest
 
+from dgdlint.go_json import marshal
+from dgdlint.load import load_text
 from dgdlint.quantity import go_quantity_string
 from dgdlint.rules.addresses import endpoint_ip_problem, ip_problem, is_ip_sloppy, parse_cidr
 from dgdlint.rules.cron import duration_problem, schedule_problem
@@ -48,6 +50,7 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
+	"sigs.k8s.io/yaml"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validation/path"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -138,6 +141,12 @@ func main() {
 				out = "refused"
 			} else {
 				out = "ok"
+			}
+		case "yaml-json":
+			if converted, err := yaml.YAMLToJSON([]byte(text)); err != nil {
+				out = "refused"
+			} else {
+				out = "ok " + string(converted)
 			}
 		case "cron":
 			if _, err := cron.ParseStandard(text); err != nil {
@@ -335,3 +344,32 @@ def test_percentages_and_deletion_costs_as_kubernetes_reads_them(kubernetes):
         assert "ok" in answers and "refused" in answers
         wrong = [(text, go) for text, go in zip(texts, answers, strict=True) if (ours(text) is None) != (go == "ok")]
         assert not wrong, (mode, wrong[:20])
+
+
+SCALARS = ["1", "-1", "0", "007", "0o17", "0x1F", "0b101", "1_000", "9223372036854775807",
+           "1.0", "1.5", "1e3", "1E-7", "1.5e20", "1.5e21", ".5",
+           "-.5", "0.1", "1e400", ".inf", ".nan", "y", "n", "yes", "off", "true", "True", "null", "~", "",
+           "2026-12-02", "2026-12-02T10:00:00Z", "12:30", "a<b", "a&b", "'quoted'", '"\\u2028"', '"\\t"',
+           "text", "- x", "!!str 1", "!!float 1", "!!int 1.5", "[1, 2.5]", "{a: 1}", "0.000001", "0.0000001",
+           "-0", "+1", "1__0", "0x_1", "1e", "1.2.3"]  # -0.0: kubectl sends -0, the loader keeps 0 (as read)
+
+
+def test_yaml_as_kubectl_sends_it_as_json(kubernetes):
+    """The JSON text sigs.k8s.io/yaml makes of YAML, byte for byte, against marshal() of what dgdlint loads.
+    Integers past int64 are left out: the loader keeps them as the float the server reads, so the digits
+    kubectl sends (18446744073709551615) are not kept."""
+    rng = random.Random("yaml")
+    texts = []
+    for _ in range(3000):
+        keys = rng.sample(["a", "b", "c", "d", "<", "z"], rng.randrange(1, 4))
+        texts.append("".join(f"{key}: {rng.choice(SCALARS)}\n" for key in keys))
+    answers = kubernetes("yaml-json", texts)
+    assert any(a.startswith("ok") for a in answers) and "refused" in answers
+    wrong = []
+    for text, go in zip(texts, answers, strict=True):
+        loaded = load_text("oracle.yaml", text)
+        refused = any(f.severity == "error" for f in loaded.findings) or len(loaded.documents) != 1
+        ours = "refused" if refused else "ok " + marshal(loaded.documents[0].value)
+        if ours != go:
+            wrong.append((text, go, ours))
+    assert not wrong, wrong[:10]

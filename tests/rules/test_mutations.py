@@ -384,8 +384,9 @@ MUTANTS = [
      "resource-claim-invalid"),  # 33 selectors taken
     ("rules/device_config.py", "MAX_PARAMETERS = 10 * 1024", "MAX_PARAMETERS = 10 * 1024 - 1",
      "resource-claim-invalid"),  # parameters of 10240 bytes refused
-    ("rules/device_config.py", 'json.dumps(parameters, separators=(",", ":"), ensure_ascii=False)',
-     "json.dumps(parameters, ensure_ascii=False)", "resource-claim-invalid"),  # JSON counted with spaces
+    ("go_json.py", 'return "{" + ",".join(f"{_go_string(str(key))}:{marshal(item)}"',
+     'return "{ " + ", ".join(f"{_go_string(str(key))}: {marshal(item)}"',
+     "resource-claim-invalid"),  # JSON counted with spaces
     ("rules/device_cel.py", "MAX_EXPRESSION = 10 * 1024", "MAX_EXPRESSION = 10 * 1024 + 1",
      "resource-claim-invalid"),  # an expression of 10241 bytes taken
     ("rules/resource_claim.py", "elif mode == \"ExactCount\" and count is not None and count < 0:",
@@ -636,6 +637,8 @@ MUTANTS = [
      "runtime-version-required"),  # a version beyond 64 bits taken
     ("rules/cron.py", "except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):",
      "except (zoneinfo.ZoneInfoNotFoundError, ValueError):", "pod-spec-invalid"),  # a folder as a zone: a crash
+    ("go_json.py", 'elif code < 0x20 or char in "<>&" or code in (0x2028, 0x2029):', "elif code < 0x20:",
+     "resource-claim-invalid"),  # parameters counted without Go's HTML escaping
     ("rules/device_cel.py", "if _RECURSION not in str(error):", "if True:",
      "resource-claim-invalid"),  # a selector nested 40 deep refused, which the server takes
     ("rules/device_cel.py", "    if too_deep:\n        return None\n", "",

@@ -23,6 +23,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 from dgdlint.go_time import rfc3339_problem
 
@@ -194,3 +195,64 @@ def decode(value, node: dict | None, path: tuple = (), times: frozenset = frozen
             raise Undecodable(path, f"is {_kind(value)}, where Go wants an object")
         return plain(value)
     return _scalar(value, node, path, times)
+
+
+def _go_float(value: float) -> str:
+    """Go's encoding/json text of a float64: the shortest digits that read back, positional between 1e-6
+    and 1e21, else with an exponent of at least one digit (`1e-7`, `1e+21`)."""
+    if value == 0:
+        return "-0" if math.copysign(1, value) < 0 else "0"
+    sign, digits, exponent = Decimal(repr(value)).as_tuple()
+    figures = "".join(map(str, digits)).rstrip("0") or "0"
+    power = exponent + len(digits) - 1  # of the first figure
+    minus = "-" if sign else ""
+    if abs(value) < 1e-6 or abs(value) >= 1e21:
+        body = figures[0] + ("." + figures[1:] if len(figures) > 1 else "")
+        shown = f"{abs(power):02d}" if power >= 0 else str(abs(power))
+        return f"{minus}{body}e{'-' if power < 0 else '+'}{shown}"
+    if power < 0:
+        return f"{minus}0.{'0' * (-power - 1)}{figures}"
+    whole, fraction = figures[:power + 1].ljust(power + 1, "0"), figures[power + 1:]
+    return f"{minus}{whole}" + (f".{fraction}" if fraction else "")
+
+
+_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _go_string(text: str) -> str:
+    """Go's encoding/json text of a string: HTML-safe (`<`, `>` and `&` escaped), U+2028 and U+2029
+    escaped, other control characters as \\u00XX, and a lone surrogate (no UTF-8) as \\ufffd."""
+    out = ['"']
+    for char in text:
+        code = ord(char)
+        if char in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[char])
+        elif code < 0x20 or char in "<>&" or code in (0x2028, 0x2029):
+            out.append(f"\\u{code:04x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append("\\ufffd")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def marshal(value) -> str:
+    """`value` (as the loader reads a manifest) as Go's json.Marshal writes it, compact and with the keys of
+    a map sorted: the JSON text kubectl sends for YAML (sigs.k8s.io/yaml), byte for byte."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return _go_float(value)
+    if isinstance(value, str):
+        return _go_string(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_go_string(str(key))}:{marshal(item)}"
+                              for key, item in sorted(value.items(), key=lambda pair: str(pair[0]).encode())) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(marshal(item) for item in value) + "]"
+    return _go_string(str(value))

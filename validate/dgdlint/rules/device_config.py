@@ -5,8 +5,7 @@ at most 10 KiB)."""
 
 from __future__ import annotations
 
-import json
-
+from dgdlint.go_json import marshal
 from dgdlint.model import as_map, as_str
 from dgdlint.rules.device_cel import expression_problem
 from dgdlint.rules.volume_sources import csi_driver_problem
@@ -32,9 +31,10 @@ def selector_problems(selectors: list, at: tuple):
 
 
 def parameters_problem(parameters: object) -> str | None:
-    """An opaque configuration's parameters: a JSON object of at most 10 KiB, counted as compact JSON (what
-    kubectl sends for YAML; other spellings of numbers can differ by a few bytes)."""
-    size = len(json.dumps(parameters, separators=(",", ":"), ensure_ascii=False).encode())
+    """An opaque configuration's parameters: a JSON object of at most 10 KiB, counted as the JSON kubectl
+    (and the API server, for YAML) makes of the YAML: Go's encoding/json, compact, with `<`, `>` and `&`
+    escaped to six bytes each and numbers in Go's spelling (go_json.marshal)."""
+    size = len(marshal(parameters).encode())
     if size > MAX_PARAMETERS:
         return f"are {size} bytes of JSON; at most {MAX_PARAMETERS} are taken"
     if not isinstance(parameters, dict):
