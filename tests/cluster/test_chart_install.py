@@ -26,8 +26,8 @@ pytestmark = CLUSTER
 RELEASE = "reasoner"
 
 
-def helm(plane, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    command = [require_tool("helm"), *args, "--kubeconfig", str(plane.kubeconfig)]
+def helm(plane, *args: str, check: bool = True, binary: str = "helm") -> subprocess.CompletedProcess:
+    command = [require_tool(binary), *args, "--kubeconfig", str(plane.kubeconfig)]
     environment = {**os.environ, "HELM_CACHE_HOME": str(plane.folder / "helm-cache"),
                    "HELM_CONFIG_HOME": str(plane.folder / "helm-config"),
                    "HELM_DATA_HOME": str(plane.folder / "helm-data")}
