@@ -256,3 +256,36 @@ def test_a_claim_without_a_class_is_given_the_newest_default_class(control_plane
     finally:
         for name in made:
             control_plane.request("DELETE", f"/apis/storage.k8s.io/v1/storageclasses/{name}")
+
+
+def kept_claim(plane, namespace: str, release: str = "cosmos3-reasoner", modes=("ReadWriteMany",)) -> None:
+    """The cache claim as `helm uninstall` of the release left it (its resource policy keeps it)."""
+    create(plane, f"/api/v1/namespaces/{namespace}/persistentvolumeclaims", {
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "cosmos3-reasoner-model-cache",
+                     "annotations": {"meta.helm.sh/release-name": release,
+                                     "meta.helm.sh/release-namespace": namespace}},
+        "spec": {"accessModes": list(modes), "storageClassName": f"rwx-{namespace}",
+                 "resources": {"requests": {"storage": "200Gi"}}}})
+
+
+@pytest.mark.parametrize(("values", "says"), [
+    ([], None),
+    (["--set", "cache.size=214748364800"], None),
+    (["--set", "cache.storageClass=other"], "the release asks for storage class 'other', the claim has 'rwx-{ns}'"),
+    (["--set", "cache.accessMode=ReadWriteOnce"], "the release asks for ReadWriteOnce, the claim is ReadWriteMany"),
+    (["--set", "cache.size=100Gi"], "the release asks for 100Gi, the claim requests 200Gi: a claim never shrinks"),
+    (["--set", "cache.size=400Gi"], "the release asks for 400Gi, the claim requests 200Gi: the API server resizes "
+                                    "only a bound claim"),
+], ids=["same", "same-size-in-bytes", "class", "access-mode", "shrink", "grow-unbound"])
+def test_a_kept_claim_is_compared_with_what_the_release_asks(run, ready, control_plane, values, says):
+    """What `helm template` (and Argo CD) cannot see: the claim an earlier install kept. Each refusal
+    named here is the API server's for that update (tests/cluster/test_chart_existing_claim.py)."""
+    namespace, _product = ready
+    kept_claim(control_plane, namespace)
+    _code, report = run(namespace, "--set", f"cache.storageClass=rwx-{namespace}", *values)
+    check = by_subject(report)[("storage", "cosmos3-reasoner-model-cache")]
+    if says is None:
+        assert check["status"] == "ok" and check["detail"].endswith("Helm adopts it"), check
+    else:
+        assert check["status"] == "error" and says.format(ns=namespace) in check["detail"], check

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dgdlint.preflight.needs import claim_pods, gpu_demand, needed_secrets, priority_class_names, pull_secret_names
 from dgdlint.preflight.report import Report
 from dgdlint.preflight.volumes import check_volume_binding, claim_object, cluster_default_class
-from dgdlint.quantity import parse_quantity
+from dgdlint.quantity import parse_quantity, quantity_bytes
 
 DGD_CRD = "dynamographdeployments.nvidia.com"
 GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"
@@ -128,8 +128,9 @@ def check_storage(report: Report, cluster, plan, namespace: str, release: str) -
             if owner == release:
                 modes_now = _join(existing["spec"].get("accessModes") or [])
                 phase = (existing.get("status") or {}).get("phase", "unknown")
-                report.add("storage", "ok", name, f"kept from an earlier install of {release}: Helm adopts it "
-                           f"({modes_now}, {phase})")
+                status, changes = kept_claim_changes(claim, existing, classes)
+                report.add("storage", status, name, f"kept from an earlier install of {release} ({modes_now}, "
+                           f"{phase}): " + ("; ".join(changes) if changes else "Helm adopts it"))
             else:
                 report.add("storage", "error", name, "a claim of this name exists and is not this release's: "
                            "Helm refuses to take it over; use it as the existing claim instead")
@@ -161,6 +162,39 @@ def check_storage(report: Report, cluster, plan, namespace: str, release: str) -
                        "(needs ReadWriteMany)")
         else:
             report.add("storage", "ok", name, f"existing claim, {_join(modes)}, {phase}, mounted by {pods} pods")
+
+
+def kept_claim_changes(claim, existing: dict, classes: dict[str, dict]) -> tuple[str, list[str]]:
+    """("ok" | "warning" | "error", what the release asks of a claim that exists and how an update fares):
+    its class and access modes never change, it never shrinks, and only a bound claim grows, when its class
+    allows volume expansion. The chart's own check reads the claim with `lookup`, which Argo CD never runs."""
+    spec = existing.get("spec") or {}
+    errors, warnings = [], []
+    has = spec.get("storageClassName")
+    if claim.storage_class is not None and has is not None and claim.storage_class != has:
+        errors.append(f"the release asks for storage class {claim.storage_class!r}, the claim has {has!r}, "
+                      "which never changes")
+    modes = spec.get("accessModes") or []
+    if sorted(claim.access_modes) != sorted(modes):
+        errors.append(f"the release asks for {_join(claim.access_modes)}, the claim is {_join(modes)}, which "
+                      "never changes")
+    wanted, had = quantity_bytes(claim.size), quantity_bytes(((spec.get("resources") or {}).get("requests")
+                                                               or {}).get("storage"))
+    if wanted is not None and had is not None and wanted != had:
+        sizes = f"the release asks for {claim.size}, the claim requests {spec['resources']['requests']['storage']}"
+        expandable = (classes.get(has or "") or {}).get("allowVolumeExpansion") is True
+        if wanted < had:
+            errors.append(f"{sizes}: a claim never shrinks")
+        elif (existing.get("status") or {}).get("phase") != "Bound":
+            errors.append(f"{sizes}: the API server resizes only a bound claim")
+        elif not expandable:
+            errors.append(f"{sizes}: its storage class {has or '(none)'} does not allow volume expansion")
+        else:
+            warnings.append(f"{sizes}: it grows when the update is applied (the chart's hook download mode "
+                            "never updates it: patch it yourself)")
+    if errors:
+        return "error", [*errors, "an update of the claim is refused; keep the claim's values, or use a new claim"]
+    return ("warning" if warnings else "ok"), warnings
 
 
 def check_priority_classes(report: Report, cluster, plan) -> None:
