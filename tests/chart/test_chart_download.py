@@ -314,7 +314,9 @@ def test_no_gate_in_the_hook_mode_without_a_download_or_when_switched_off(values
 
 # --- the cache claim ------------------------------------------------------------------------------
 
-KEEP = {"helm.sh/resource-policy": "keep", "argocd.argoproj.io/sync-options": "Delete=false"}
+# Helm keeps the claim on uninstall and when an upgrade's manifest no longer has it; Argo CD keeps it when
+# the application is deleted (Delete=false) and does not prune it when it leaves the manifest (Prune=false).
+KEEP = {"helm.sh/resource-policy": "keep", "argocd.argoproj.io/sync-options": "Prune=false,Delete=false"}
 
 
 def test_created_claim_is_a_hook_before_the_job_that_helm_never_deletes_and_argo_cd_never_prunes():
@@ -336,6 +338,18 @@ def test_created_claim_is_a_hook_before_the_job_that_helm_never_deletes_and_argo
 def test_in_the_gated_mode_the_claim_is_an_ordinary_object_kept_on_uninstall():
     pvc = render(GATED).one("PersistentVolumeClaim")
     assert pvc["metadata"]["annotations"] == KEEP
+
+
+def test_the_claim_a_release_stops_creating_leaves_the_manifest_and_carries_what_keeps_it():
+    """cache.create false naming the claim the release made: the claim leaves the manifest while the graph
+    still mounts it. Helm keeps it by the policy of the previous manifest, Argo CD by Prune=false on the
+    live object (its last applied annotations)."""
+    before = render({**GATED, "cache": {"name": "vlm-cache"}}).one("PersistentVolumeClaim")
+    after = render({**GATED, "cache": {"create": False, "name": "vlm-cache"}})
+    assert after.of_kind("PersistentVolumeClaim") == []
+    assert "vlm-cache" in str(after.dgd["spec"])
+    options = before["metadata"]["annotations"]["argocd.argoproj.io/sync-options"].split(",")
+    assert "Prune=false" in options and "Delete=false" in options
 
 
 @pytest.mark.parametrize(("storage_class", "written"), [("nfs-rwx", "nfs-rwx"), ("-", ""),

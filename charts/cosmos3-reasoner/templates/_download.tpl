@@ -116,9 +116,9 @@ workers' gate of the gated mode. Every object is built as a dict and written wit
 {{- toJson $annotations -}}
 {{- end -}}
 
-{{/* Usage: include "cosmos3-reasoner.claimHookAnnotations" . | fromJson -> annotations of a created claim. Always kept on uninstall. In hook mode the claim is itself a hook that runs before the Job (Helm weight -10; Argo CD PreSync in the Job's wave, so a WaitForFirstConsumer claim binds to the Job's pod), with a delete policy that never fires for a claim, so Helm's default (delete before re-creating) never touches the cache. */}}
+{{/* Usage: include "cosmos3-reasoner.claimHookAnnotations" . | fromJson -> annotations of a created claim. Always kept on uninstall, and by Argo CD both when the application is deleted (Delete=false) and when the claim leaves the manifest (Prune=false: cache.create turned false for the same claim, a renamed cache.name), as Helm keeps it on upgrade. In hook mode the claim is itself a hook that runs before the Job (Helm weight -10; Argo CD PreSync in the Job's wave, so a WaitForFirstConsumer claim binds to the Job's pod), with a delete policy that never fires for a claim, so Helm's default (delete before re-creating) never touches the cache. */}}
 {{- define "cosmos3-reasoner.claimHookAnnotations" -}}
-{{- $annotations := dict "helm.sh/resource-policy" "keep" "argocd.argoproj.io/sync-options" "Delete=false" -}}
+{{- $annotations := dict "helm.sh/resource-policy" "keep" "argocd.argoproj.io/sync-options" "Prune=false,Delete=false" -}}
 {{- if include "cosmos3-reasoner.downloadIsHook" . -}}
 {{- $_ := set $annotations "helm.sh/hook" "pre-install,pre-upgrade" -}}
 {{- $_ := set $annotations "helm.sh/hook-weight" "-10" -}}
