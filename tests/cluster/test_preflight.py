@@ -29,9 +29,10 @@ def secret(plane, namespace: str, name: str, kind: str, data: dict[str, str]) ->
         "data": {key: base64.b64encode(value.encode()).decode() for key, value in data.items()}})
 
 
-def gpu_node(plane, name: str, product: str, gpus: int) -> None:
+def gpu_node(plane, name: str, product: str, gpus: int, taints: tuple[dict, ...] = ()) -> None:
     node = create(plane, "/api/v1/nodes", {"apiVersion": "v1", "kind": "Node",
-                                           "metadata": {"name": name, "labels": {"nvidia.com/gpu.product": product}}})
+                                           "metadata": {"name": name, "labels": {"nvidia.com/gpu.product": product}},
+                                           "spec": {"taints": list(taints)}})
     node["status"] = {"capacity": {"nvidia.com/gpu": str(gpus), "cpu": "64", "memory": "512Gi", "pods": "110"},
                       "allocatable": {"nvidia.com/gpu": str(gpus), "cpu": "64", "memory": "512Gi", "pods": "110"}}
     plane.request("PUT", f"/api/v1/nodes/{name}/status", node)
@@ -289,3 +290,30 @@ def test_a_kept_claim_is_compared_with_what_the_release_asks(run, ready, control
         assert check["status"] == "ok" and check["detail"].endswith("Helm adopts it"), check
     else:
         assert check["status"] == "error" and says.format(ns=namespace) in check["detail"], check
+
+
+GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}  # as GKE taints GPU nodes
+
+
+@pytest.mark.parametrize(("taints", "values", "says"), [
+    ((GPU_TAINT,), [], None),
+    ((GPU_TAINT,), ["--set", "worker.tolerations[0].key=dedicated", "--set", "worker.tolerations[0].value=vision",
+                    "--set", "worker.tolerations[0].effect=NoSchedule"],
+     "taint nvidia.com/gpu=present:NoSchedule not tolerated"),
+    ((GPU_TAINT, {"key": "maintenance", "effect": "NoExecute"}), [], "taint maintenance:NoExecute not tolerated"),
+    ((), ["--set", "worker.nodeSelector.pool=a100"], "no label pool=a100"),
+], ids=["gpu-taint-tolerated", "tolerations-replaced", "other-taint", "selector-unmet"])
+def test_a_gpu_node_must_admit_the_workers_and_the_download_job(run, control_plane, namespace, taints, values, says):
+    """The GPU count alone fits in every case: the node's taints and labels decide whether a pod lands."""
+    product = f"TEST-{namespace.upper()}-L40S"
+    gpu_node(control_plane, f"tainted-{namespace}", product, 8, taints)
+    _code, report = run(namespace, "--set", f"worker.nodeSelector.nvidia\\.com/gpu\\.product={product}", *values)
+    checks = by_subject(report)
+    assert checks[("gpu", "nvidia.com/gpu")]["status"] == "ok"
+    placement = {subject: check for (topic, subject), check in checks.items() if topic == "placement"}
+    assert len(placement) == 2, placement  # the worker and the download Job (it takes the workers' placement)
+    for check in placement.values():
+        if says is None:
+            assert check["status"] == "ok" and check["detail"].startswith("1 of 1 nodes with nvidia.com/gpu"), check
+        else:
+            assert check["status"] == "error" and says in check["detail"] and "stays Pending" in check["detail"], check
