@@ -149,3 +149,26 @@ def test_in_the_hook_mode_helm_creates_the_claim_and_the_download_job_and_waits_
     assert job_names(plane, namespace) == [hook_job[0]["metadata"]["name"]]
     assert claim_names(plane, namespace) == [hooked.one("PersistentVolumeClaim")["metadata"]["name"]]
     assert dgd_names(plane, namespace, "v1alpha1") == []
+
+
+@pytest.mark.parametrize("binary", ["helm", "helm4"])
+def test_rollback_applies_the_first_release_again_as_updates_the_server_takes(control_plane, namespace, tmp_path,
+                                                                               binary):
+    """`helm rollback` after a variant, precision and mode change (gated mode: no hook to wait for). No
+    download runs on a rollback (the Job is no pre-rollback hook): the model the first release downloaded is
+    still in the kept cache, and the first release's own gated Job comes back by its name."""
+    plane, version = control_plane, "v1alpha1"
+    values = values_file(tmp_path, gated(version))
+    first, second = expected("nano-fp8.yaml", namespace), expected("super-bf16-streaming.yaml", namespace)
+    with storage_version(plane, version):
+        helm(plane, "install", RELEASE, str(CHART), "-n", namespace, "-f", str(VALUES_DIR / "nano-fp8.yaml"),
+             "-f", values, binary=binary)
+        helm(plane, "upgrade", RELEASE, str(CHART), "-n", namespace, "-f",
+             str(VALUES_DIR / "super-bf16-streaming.yaml"), "-f", values, binary=binary)
+        dgd_name = first.dgd["metadata"]["name"]
+        assert holds(stored_dgd(plane, namespace, version, dgd_name)["spec"], second.dgd["spec"])
+        back = helm(plane, "rollback", RELEASE, "1", "-n", namespace, check=False, binary=binary)
+        assert back.returncode == 0 and "immutable" not in back.stderr, back.stderr
+        assert holds(stored_dgd(plane, namespace, version, dgd_name)["spec"], first.dgd["spec"])
+        assert job_names(plane, namespace) == [first.job["metadata"]["name"]]
+        assert claim_names(plane, namespace) == [first.one("PersistentVolumeClaim")["metadata"]["name"]]
