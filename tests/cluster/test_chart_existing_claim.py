@@ -12,6 +12,8 @@ chart lets through in the gated mode) needs a bound claim, and is left to a real
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from chart_support import CHART, VALUES_DIR
 from cluster_support import CLUSTER
@@ -142,3 +144,15 @@ def test_a_claim_another_release_made_is_not_taken_over_silently(control_plane, 
     rendered = dry_run_install(control_plane, namespace, tmp_path, "helm", {})
     assert rendered.returncode != 0
     assert f"the existing claim {CLAIM} belongs to release other" in rendered.stderr, rendered.stderr
+
+
+def test_a_hostile_exponent_in_cache_size_is_read_at_once(control_plane, namespace, tmp_path):
+    """cache.size 1e999999999 (the values schema takes any exponent) compared with the kept claim: the chart
+    reads at most 10^40 of it, so Helm answers at once (it looped an exponent's count of times)."""
+    require_tool("helm")
+    kept_claim(control_plane, namespace)
+    started = time.monotonic()
+    rendered = dry_run_install(control_plane, namespace, tmp_path, "helm", {"size": "1e999999999"})
+    assert rendered.returncode != 0 and f"cache.size 1e999999999 differs from the existing claim {CLAIM}'s 200Gi" \
+        in rendered.stderr, rendered.stderr
+    assert time.monotonic() - started < 60

@@ -11,7 +11,9 @@ read with `lookup`; under `helm template` and Argo CD lookup finds nothing and t
 {{- $factors := dict "" 1.0 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 "Pi" 1125899906842624.0 "Ei" 1152921504606846976.0 "n" 0.000000001 "u" 0.000001 "m" 0.001 "k" 1000.0 "M" 1000000.0 "G" 1000000000.0 "T" 1000000000000.0 "P" 1000000000000000.0 "E" 1000000000000000000.0 -}}
 {{- $factor := 1.0 -}}
 {{- if regexMatch "^[eE][0-9]+$" $suffix -}}
-{{- range until (atoi (substr 1 -1 $suffix)) -}}{{- $factor = mulf $factor 10 -}}{{- end -}}
+{{- /* at most 10^40, far beyond any claim: a hostile exponent (1e999999999) would loop for minutes */ -}}
+{{- $exponent := substr 1 -1 $suffix -}}
+{{- range until (int (min 40 (ternary 40 (atoi $exponent) (gt (len $exponent) 2)))) -}}{{- $factor = mulf $factor 10 -}}{{- end -}}
 {{- else -}}
 {{- $factor = get $factors $suffix -}}
 {{- end -}}
