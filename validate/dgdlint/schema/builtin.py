@@ -13,10 +13,14 @@ from dgdlint.schema.openapi import bound_integer_formats, kubernetes_validator
 # reaches the file system as a path).
 _KIND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,62}")
 _API_VERSION = re.compile(r"(?:[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?/)?v[0-9]{1,4}(?:(?:alpha|beta)[0-9]{1,4})?")
+# --kubernetes-version: MAJOR.MINOR, with a leading `v` and a patch allowed (`1.31`, `v1.31.2`)
+_KUBERNETES_VERSION = re.compile(r"v?([0-9]{1,4})\.([0-9]{1,4})(?:\.[0-9]{1,6})?")
 
 
 class BuiltinSchemas:
     def __init__(self, kubernetes_version: str | None = None):
+        if kubernetes_version and not _KUBERNETES_VERSION.fullmatch(kubernetes_version.strip()):
+            raise CrdError(f"--kubernetes-version {kubernetes_version!r}: give MAJOR.MINOR, such as 1.31")
         self.requested = kubernetes_version
         self._root = None
         self._version = None
@@ -44,7 +48,9 @@ class BuiltinSchemas:
                 wanted = tuple(int(p) for p in re.findall(r"[0-9]+", self.requested)[:2])
                 fitting = [v for v in versions if tuple(int(p) for p in v.split(".")[:2]) <= wanted]
                 if not fitting:
-                    raise CrdError(f"--kubernetes-version {self.requested}: schemas start at {versions[0]}")
+                    oldest = ".".join(versions[0].split(".")[:2])
+                    raise CrdError(f"--kubernetes-version {self.requested}: the built-in schemas start at "
+                                   f"Kubernetes {oldest}")
                 chosen = fitting[-1]
             self._version = chosen
             self._root = base / f"v{chosen}-local-strict"

@@ -61,6 +61,8 @@ class SchemaStage:
                 for version in release_versions(root, self.release):
                     self.crds[(version.group, version.kind, version.version)] = version
         self.builtins = BuiltinSchemas(self.kubernetes_version)
+        if self.kubernetes_version:  # a version without schemas is said now, as a usage error, not mid-check
+            _ = self.builtins.version
         # The stored objects of an update (`dgdlint diff`), by KObject.ref: transition rules compare with them.
         self.previous: dict[str, KObject] = {}
         self._cel_runtime = None

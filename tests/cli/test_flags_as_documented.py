@@ -1,0 +1,38 @@
+"""The flags of `dgdlint --help` do what the help says, and a malformed value of one is a usage error (exit 2,
+one line naming the flag), never an internal error or a value silently ignored."""
+
+from __future__ import annotations
+
+import pytest
+
+from dgdlint.cli import main
+from refdata import ROOT
+
+BASE = ROOT / "tests" / "rules" / "_base" / "regular-v1alpha1.yaml"
+
+
+def run(capsys, monkeypatch, *argv) -> tuple[int, str, str]:
+    monkeypatch.delenv("DGDLINT_CRD", raising=False)
+    monkeypatch.chdir(ROOT)
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("command", ["check", "plan", "diff"])
+@pytest.mark.parametrize("version, said", [
+    ("abc", "--kubernetes-version 'abc': give MAJOR.MINOR, such as 1.31"),
+    ("1", "--kubernetes-version '1': give MAJOR.MINOR, such as 1.31"),
+    ("1.20", "--kubernetes-version 1.20: the built-in schemas start at Kubernetes 1.25"),
+])
+def test_a_kubernetes_version_without_schemas_is_a_usage_error(capsys, monkeypatch, command, version, said):
+    paths = [BASE, BASE] if command == "diff" else [BASE]
+    code, out, err = run(capsys, monkeypatch, command, "--kubernetes-version", version, *paths)
+    assert (code, out) == (2, "")
+    assert err == f"dgdlint {command}: error: {said}\n"
+
+
+@pytest.mark.parametrize("version", ["1.31", "v1.31.2", "1.25", "1.99"])
+def test_a_kubernetes_version_as_written_by_kubectl_version_is_taken(capsys, monkeypatch, version):
+    code, out, _ = run(capsys, monkeypatch, "check", "--kubernetes-version", version, BASE)
+    assert code == 0 and out.startswith("0 errors")
