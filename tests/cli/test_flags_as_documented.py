@@ -36,3 +36,12 @@ def test_a_kubernetes_version_without_schemas_is_a_usage_error(capsys, monkeypat
 def test_a_kubernetes_version_as_written_by_kubectl_version_is_taken(capsys, monkeypatch, version):
     code, out, _ = run(capsys, monkeypatch, "check", "--kubernetes-version", version, BASE)
     assert code == 0 and out.startswith("0 errors")
+
+
+@pytest.mark.parametrize("argv", [["check", "--bogus", BASE], ["rules", "extra"], ["plan", BASE, "--nope=1"]])
+def test_an_unknown_flag_is_said_by_the_command_with_its_usage(capsys, monkeypatch, argv):
+    code, out, err = run(capsys, monkeypatch, *argv)
+    unknown = next(str(word) for word in argv[1:] if str(word).startswith("-") or word == "extra")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"usage: dgdlint {argv[0]} ")
+    assert err.endswith(f"dgdlint {argv[0]}: error: unrecognized arguments: {unknown}\n")

@@ -50,7 +50,7 @@ def build_parser() -> Parser:
                                     epilog="example:\n" + _indent(module.EXAMPLE),
                                     formatter_class=_Formatter, add_help=not getattr(module, "PASSTHROUGH", False))
         module.add_arguments(sub)
-        sub.set_defaults(run=module.run, command_name=name)
+        sub.set_defaults(run=module.run, command_name=name, command_parser=sub)
     return parser
 
 
@@ -60,7 +60,9 @@ def run(argv: list[str]) -> int:
         if getattr(module, "PASSTHROUGH", False):  # a command whose own parser reads its arguments
             return module.run_arguments(argv[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said by the command's parser, with its usage line: `dgdlint check: error: ...`
+        (getattr(args, "command_parser", None) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
