@@ -45,3 +45,13 @@ def test_an_unknown_flag_is_said_by_the_command_with_its_usage(capsys, monkeypat
     assert (code, out) == (2, "")
     assert err.startswith(f"usage: dgdlint {argv[0]} ")
     assert err.endswith(f"dgdlint {argv[0]}: error: unrecognized arguments: {unknown}\n")
+
+
+def test_render_prints_the_manifests_and_takes_no_render_out(capsys, monkeypatch, tmp_path):
+    """--render-out is for the commands that read the render back; `render` accepted it and wrote nothing."""
+    code, out, err = run(capsys, monkeypatch, "render", "--chart", "charts/cosmos3-reasoner", "--render-out", tmp_path)
+    assert (code, out) == (2, "") and not list(tmp_path.iterdir())
+    assert err.endswith(f"dgdlint render: error: unrecognized arguments: --render-out {tmp_path}\n")
+    code, out, err = run(capsys, monkeypatch, "render")
+    assert (code, out) == (2, "")
+    assert err == "dgdlint render: error: render needs --chart CHART (a chart directory or a packaged .tgz)\n"

@@ -19,7 +19,7 @@ def test_an_unreadable_kubeconfig_is_a_usage_error_naming_it(tmp_path, capsys):
 def test_preflight_needs_a_chart_or_manifests(capsys):
     assert main(["preflight"]) == 2
     assert capsys.readouterr().err == "dgdlint preflight: error: give at least one PATH (or - for stdin), or " \
-                                      "--chart DIR\n"
+                                      "--chart CHART\n"
 
 
 def test_the_device_classes_of_a_claim_are_its_exact_requests_and_every_alternative():

@@ -56,7 +56,7 @@ def resolve_sides(args) -> tuple[Side, Side]:
         if args.old_values or args.new_values or args.set_values or args.set_string_values:
             raise UsageProblem("--old-values, --new-values and --set need --chart")
         if len(paths) != 2:
-            raise UsageProblem("give two sides, OLD and NEW (files, directories or -), or --chart DIR with values")
+            raise UsageProblem("give two sides, OLD and NEW (files, directories or -), or --chart CHART with values")
         old, new = Side("old", path=paths[0]), Side("new", path=paths[1])
     elif not (args.old_values or args.new_values):
         raise UsageProblem("--chart needs --old-values or --new-values (a side without values renders the defaults)")

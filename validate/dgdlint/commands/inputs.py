@@ -51,7 +51,7 @@ def load_inputs(args, config=None) -> Inputs:
     PATH is rendered as if given with --chart."""
     paths = charts_given_as_paths(args, list(getattr(args, "paths", []) or []))
     if not paths and not args.chart:
-        raise UsageProblem("give at least one PATH (or - for stdin), or --chart DIR")
+        raise UsageProblem("give at least one PATH (or - for stdin), or --chart CHART")
     if (args.values or args.set_values or args.set_string_values) and not args.chart:
         raise UsageProblem("-f/--values and --set need --chart")
     check_chart_arguments(args)

@@ -29,8 +29,10 @@ def usage(message: str, command: str = "") -> int:
     return EXIT_USAGE
 
 
-def add_render_options(parser: argparse.ArgumentParser, values_files: bool = True, title: str | None = None):
-    """The chart-rendering options; returns the argument group (a command may add its own values options)."""
+def add_render_options(parser: argparse.ArgumentParser, values_files: bool = True, title: str | None = None,
+                       render_out: bool = True):
+    """The chart-rendering options; returns the argument group (a command may add its own values options).
+    `render_out`: --render-out DIR, for a command that reads the render back (not `render`, which prints it)."""
     group = parser.add_argument_group(title or "rendering a chart (the real Helm engine)")
     group.add_argument("--chart", metavar="CHART", help="render this chart first: a directory or a packaged .tgz")
     if values_files:
@@ -43,7 +45,7 @@ def add_render_options(parser: argparse.ArgumentParser, values_files: bool = Tru
     group.add_argument("--release", default="cosmos3-reasoner", help="release name (default: %(default)s)")
     group.add_argument("--engine", choices=("auto", "binary", "sdk"), default="auto",
                        help="helm binary when on PATH (auto), or force one engine")
-    if values_files:
+    if values_files and render_out:
         group.add_argument("--render-out", metavar="DIR",
                            help="write the rendered manifests under DIR and report findings at their lines there "
                                 "(default: at the chart's template, the nearest line that template has)")

@@ -12,7 +12,7 @@ EXAMPLE = "dgdlint render --chart charts/cosmos3-reasoner -f values/nano-fp8.yam
 
 
 def add_arguments(parser) -> None:
-    options.add_render_options(parser)
+    options.add_render_options(parser, render_out=False)
     options.add_namespace_option(parser)
 
 
@@ -20,7 +20,7 @@ def run(args) -> int:
     from dgdlint.render import EngineMissing, RenderError, RenderRequest, as_stream, render_chart
 
     if not args.chart:
-        raise options.UsageProblem("render needs --chart DIR")
+        raise options.UsageProblem("render needs --chart CHART (a chart directory or a packaged .tgz)")
     inputs.check_chart_arguments(args)
     with inputs.chart_directory(args.chart) as chart:
         request = RenderRequest(chart=chart, values_files=args.values, set_values=args.set_values,
