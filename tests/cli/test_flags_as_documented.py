@@ -55,3 +55,22 @@ def test_render_prints_the_manifests_and_takes_no_render_out(capsys, monkeypatch
     code, out, err = run(capsys, monkeypatch, "render")
     assert (code, out) == (2, "")
     assert err == "dgdlint render: error: render needs --chart CHART (a chart directory or a packaged .tgz)\n"
+
+
+def test_dgdlint_rules_lists_every_name_a_configuration_accepts_in_each_format(capsys, monkeypatch):
+    """A configuration that names no rule is told `(see dgdlint rules)`: the stage findings (no-objects,
+    kubernetes-list-duplicate, ...) are names it takes, so every format of the catalogue lists them."""
+    import json
+
+    from dgdlint.rules.catalogue import known_names
+
+    code, text, _ = run(capsys, monkeypatch, "rules")
+    assert code == 0
+    assert {line.split()[1] for line in text.splitlines() if len(line.split()) > 1} >= known_names()
+    assert "parse   no-objects " in text and "schema  kubernetes-list-duplicate " in text
+    code, out, _ = run(capsys, monkeypatch, "rules", "--format", "json")
+    listed = json.loads(out)
+    assert code == 0 and {entry["name"] for entry in listed} == known_names()
+    assert {entry["stage"] for entry in listed if entry["code"] is None} == {"parse", "schema", "rule"}
+    code, out, _ = run(capsys, monkeypatch, "rules", "--format", "markdown")
+    assert code == 0 and all(f"`{name}`" in out for name in known_names())

@@ -154,7 +154,7 @@ def test_the_catalogue_marks_as_fixable_exactly_the_rules_fix_repairs():
 def test_rules_and_explain_show_whether_a_rule_is_fixable(capsys):
     _, out, _ = run(capsys, "rules")
     assert [line.split()[1] for line in out.splitlines() if line.endswith("[fixable]")] == [
-        name for name in (line.split()[1] for line in out.splitlines()) if name in FIXERS]
+        name for name in (line.split()[1] for line in out.splitlines() if line) if name in FIXERS]
     _, out, _ = run(capsys, "explain", "edge-dflash-enabled")
     assert "dgdlint fix: Sets NIM_USE_DFLASH=0 and NIM_STREAMING_SPEC_METHOD=none" in out
     _, out, _ = run(capsys, "explain", "streaming-async-scheduling")

@@ -27,20 +27,30 @@ def examples(rule_name: str) -> tuple[str, str] | None:
     return None
 
 
+STAGES_HEADING = "Findings of the parse and schema stages (no code; a configuration names them as it names rules):"
+
+
 def rules_text() -> str:
     rules = all_rules()
-    width = max(len(r.name) for r in rules)
+    width = max(len(name) for name in [*(r.name for r in rules), *STAGE_FINDINGS])
     lines = [f"{r.code}  {r.name:<{width}}  {r.severity:<7}  {r.title}" + (" [fixable]" if r.fixable else "")
              for r in rules]
+    lines += ["", STAGES_HEADING]
+    lines += [f"{stage:<6}  {name:<{width}}  {severity:<7}  {meaning}"
+              for name, (stage, severity, meaning) in STAGE_FINDINGS.items()]
     return "\n".join(lines) + "\n"
 
 
 def rules_json() -> str:
+    """Every name a configuration may use: the rules (with a code), then the stage findings (code null)."""
     return json.dumps([
-        {"name": r.name, "code": r.code, "severity": r.severity, "family": r.family, "title": r.title,
-         "rationale": r.rationale, "remediation": r.remediation, "reads": list(r.reads),
-         "fixable": bool(r.fixable), **({"fix": r.fixable} if r.fixable else {})}
-        for r in all_rules()
+        *({"name": r.name, "code": r.code, "severity": r.severity, "family": r.family, "stage": "rule",
+           "title": r.title, "rationale": r.rationale, "remediation": r.remediation, "reads": list(r.reads),
+           "fixable": bool(r.fixable), **({"fix": r.fixable} if r.fixable else {})}
+          for r in all_rules()),
+        *({"name": name, "code": None, "severity": severity, "family": stage, "stage": stage, "title": meaning,
+           "rationale": meaning, "remediation": "", "reads": [], "fixable": False}
+          for name, (stage, severity, meaning) in STAGE_FINDINGS.items()),
     ], indent=2) + "\n"
 
 
