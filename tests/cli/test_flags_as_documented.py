@@ -74,3 +74,16 @@ def test_dgdlint_rules_lists_every_name_a_configuration_accepts_in_each_format(c
     assert {entry["stage"] for entry in listed if entry["code"] is None} == {"parse", "schema", "rule"}
     code, out, _ = run(capsys, monkeypatch, "rules", "--format", "markdown")
     assert code == 0 and all(f"`{name}`" in out for name in known_names())
+
+
+def test_the_readme_names_the_formats_each_command_takes():
+    import re
+
+    from dgdlint.commands import build_parser
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    subparsers = next(a for a in build_parser()._actions if a.dest == "command").choices
+    for command, said in [("check", r"- `--format ([a-z|]+)`"), ("diff", r"- `--format ([a-z|]+)`"),
+                          ("plan", r"`plan` takes\s+`--format ([a-z|]+)`")]:
+        [formats] = re.findall(said, readme)
+        assert tuple(formats.split("|")) == subparsers[command].get_default("format_choices"), command

@@ -26,7 +26,8 @@ def add_arguments(parser) -> None:
     cluster.add_argument("--crd", metavar="PATH_OR_URL", action="append", default=[],
                          help="an operator release's CRDs to match the cluster's DGD CRD against (repeatable; default: "
                          "the bundled releases, as `dgdlint schemas list` shows them)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text (one line a check) or json, to stdout (default: %(default)s)")
 
 
 def run(args) -> int:

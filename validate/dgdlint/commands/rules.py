@@ -12,7 +12,9 @@ EXAMPLE = "dgdlint rules --format markdown"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                        help="text (one line a rule), json (every field) or markdown (the tables of README's Rules) "
+                             "(default: %(default)s)")
 
 
 def run(args) -> int:
