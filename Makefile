@@ -87,8 +87,8 @@ DIST   ?= dist
 
 ## package: build $(DIST)/cosmos3-reasoner-<version>.tgz with the Helm 3 CLI (HELM), else the embedded Helm SDK
 package: setup
-	mkdir -p $(DIST)
-	if [ -n "$(HELM)" ]; then echo "packaging with $(HELM) ($$($(HELM) version --short))"; $(HELM) package $(CHART) --destination $(DIST); \
+	@mkdir -p $(DIST)
+	@if [ -n "$(HELM)" ]; then echo "packaging with $(HELM) ($$($(HELM) version --short))"; $(HELM) package $(CHART) --destination $(DIST); \
 	else echo "packaging with the embedded Helm SDK (no helm CLI: make tools builds one)"; $(BIN)/python -c 'import sys, helm_python; print(helm_python.package(sys.argv[1], destination=sys.argv[2]))' $(CHART) $(DIST); fi
 
 clean:

@@ -68,13 +68,19 @@ def packaged(tmp_path_factory) -> tuple[Path, str]:
     stamp = tmp_path_factory.mktemp("stamp") / "installed"
     stamp.touch()
     environment = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
-    completed = subprocess.run(["make", "-s", "package", f"DIST={dist}", f"STAMP={stamp}",
+    completed = subprocess.run(["make", "package", f"DIST={dist}", f"STAMP={stamp}",
                                 f"BIN={Path(sys.executable).parent}"],
                                cwd=REPO, env=environment, capture_output=True, text=True)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     built = sorted(dist.glob("*.tgz"))
     assert [path.name for path in built] == [f"cosmos3-reasoner-{METADATA['version']}.tgz"]
     return built[0], completed.stdout
+
+
+def test_make_package_prints_what_it_packs_with_and_the_archive_not_its_recipe(packaged):
+    lines = packaged[1].splitlines()
+    assert len(lines) == 2 and lines[0].startswith("packaging with "), packaged[1]
+    assert lines[1].endswith(packaged[0].name)
 
 
 @pytest.fixture(scope="module")
