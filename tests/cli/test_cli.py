@@ -158,4 +158,4 @@ def test_built_in_kinds_of_k8s_io_groups_are_schema_checked(capsys, tmp_path):
     ingress.write_text("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: x\nspec:\n"
                        "  bogusField: 1\n")
     code, out, _ = run(capsys, "check", str(ingress))
-    assert code == 1 and f"{ingress}:6:3: error kubernetes-schema unknown field 'bogusField'" in out
+    assert code == 1 and f"{ingress}:6:3: error kubernetes-schema spec.bogusField: unknown field 'bogusField'" in out

@@ -87,3 +87,13 @@ def test_the_readme_names_the_formats_each_command_takes():
                           ("plan", r"`plan` takes\s+`--format ([a-z|]+)`")]:
         [formats] = re.findall(said, readme)
         assert tuple(formats.split("|")) == subparsers[command].get_default("format_choices"), command
+
+
+def test_a_schema_finding_in_text_names_its_field_first(capsys, monkeypatch, tmp_path):
+    """A rule's message names its object and field; a schema finding's ("must be integer") did not, in text,
+    where JSON, SARIF and GitHub carry the path."""
+    manifest = tmp_path / "cm.yaml"
+    manifest.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 1\n")
+    code, out, _ = run(capsys, monkeypatch, "check", manifest)
+    assert code == 1
+    assert out.startswith(f"{manifest}:6:3: error kubernetes-schema data.a: must be string or null, got an integer")

@@ -48,6 +48,7 @@ def test_an_installed_wheel_fails_an_unknown_field_with_its_bundled_schemas(tmp_
     lines = completed.stdout.splitlines()
     assert lines[0].startswith(str(tmp_path / "site")), lines[0]
     assert completed.returncode == 1, completed.stdout + completed.stderr
-    assert "dgd.yaml:9:7: error crd-schema unknown field 'args' [CRD DynamoGraphDeployment v1beta1]" in lines
+    assert ("dgd.yaml:9:7: error crd-schema spec.components[0].args: unknown field 'args' "
+            "[CRD DynamoGraphDeployment v1beta1]") in lines
     assert "skipped" not in completed.stdout
     assert lines[-1].endswith("schema checked against Dynamo 1.5.0-dev schemas (bundled))")

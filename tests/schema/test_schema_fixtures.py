@@ -116,7 +116,8 @@ def test_dgdlint_diff_checks_transition_rules_against_the_old_side(tmp_path):
     completed = subprocess.run([sys.executable, "-m", "dgdlint", "diff", str(old), str(new)], capture_output=True,
                                text=True, check=False, timeout=120)
     assert completed.returncode == 1
-    assert f"{new}:11:5: error crd-cel-rule minAvailable is immutable after creation" in completed.stdout
+    assert f"{new}:11:5: error crd-cel-rule spec.components[0]: minAvailable is immutable after creation" \
+           in completed.stdout
     same = subprocess.run([sys.executable, "-m", "dgdlint", "diff", str(old), str(old)], capture_output=True,
                           text=True, check=False, timeout=120)
     assert "crd-cel-rule" not in same.stdout

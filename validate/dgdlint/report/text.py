@@ -16,13 +16,21 @@ def _one_line(name: str) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in name)
 
 
+def _message(finding) -> str:
+    """A rule's message names its object and field; a schema finding's says what is wrong with a field, so the
+    field's path goes first (as JSON's `path`, SARIF's logical location and GitHub's annotation carry it)."""
+    if finding.stage == "schema" and finding.path and finding.path not in finding.message:
+        return f"{finding.path}: {finding.message}"
+    return finding.message
+
+
 def render(result: CheckResult, show_fix: bool = False) -> str:
     from dgdlint.report import summary
 
     lines = []
     for finding in result.findings:
         lines.append(f"{_one_line(finding.file)}:{finding.line}:{finding.column}: {finding.severity} "
-                     f"{finding.rule} {finding.message}")
+                     f"{finding.rule} {_message(finding)}")
         if show_fix and finding.remediation:
             lines.append(f"    fix: {finding.remediation}")
     data = summary(result)
