@@ -166,7 +166,7 @@ def test_stdin_and_stdout_are_utf8_whatever_the_locale_says(tmp_path):
 def test_a_directory_is_called_a_directory_not_a_missing_file(capsys, tmp_path, command):
     code, out, err = run(capsys, *command, str(tmp_path))
     assert (code, out) == (2, "")
-    assert err == f"dgdlint: error: {tmp_path}: is a directory; give the YAML files in it\n"
+    assert err == f"dgdlint {command[0]}: error: {tmp_path}: is a directory; give the YAML files in it\n"
 
 
 @pytest.mark.parametrize("command", [["convert", "--to", "v1beta1"], ["fix", "--diff"]])
@@ -176,14 +176,14 @@ def test_a_named_pipe_is_called_a_named_pipe_and_never_read(capsys, tmp_path, co
     os.mkfifo(pipe)
     code, out, err = run(capsys, *command, str(pipe))
     assert (code, out) == (2, "")
-    assert f"dgdlint: error: {pipe}: is a named pipe (FIFO), not a regular file; give a YAML file" in err
+    assert f"dgdlint {command[0]}: error: {pipe}: is a named pipe (FIFO), not a regular file; give a YAML file" in err
 
 
 def test_a_broken_symbolic_link_is_said_to_be_one(capsys, tmp_path):
     link = tmp_path / "graph.yaml"
     link.symlink_to(tmp_path / "gone.yaml")
     code, _, err = run(capsys, "convert", "--to", "v1beta1", str(link))
-    assert code == 2 and err == f"dgdlint: error: {link}: no such file (a broken symbolic link)\n"
+    assert code == 2 and err == f"dgdlint convert: error: {link}: no such file (a broken symbolic link)\n"
 
 
 EDIT_PACKAGE = Path(__file__).resolve().parents[2] / "validate" / "dgdlint" / "edit"

@@ -57,7 +57,7 @@ def _fix_first(args, config) -> None:
 
     if not args.paths or not all(p != "-" and os.path.isfile(p) for p in args.paths):
         raise options.UsageProblem("--fix needs files (not -, directories or a chart)")
-    run_fix(list(args.paths), diff=False, config=config)
+    run_fix(list(args.paths), diff=False, config=config, command="check")
 
 
 def schema_stage_for(args, config=None):

@@ -142,8 +142,8 @@ def run_convert(paths: list[str], to: str, write: bool) -> int:
 
     paths = list(dict.fromkeys(paths))  # a file (or stdin) named twice is read and converted once
     problem = _missing(paths, stdin_ok=not write)
-    if problem:
-        print(f"dgdlint: error: {problem}", file=sys.stderr)
+    if problem:  # said as every command says a usage error: `dgdlint COMMAND: error: ...`
+        print(f"dgdlint convert: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     notes: list[Note] = []
     files = _open_all(paths, notes)
@@ -228,11 +228,11 @@ def without_secrets(line: str, secrets: set[str] = frozenset()) -> str:
     return NGC_KEY_TEXT.sub("nvapi-<not shown>", body) + end
 
 
-def run_fix(paths: list[str], diff: bool, config=None) -> int:
+def run_fix(paths: list[str], diff: bool, config=None, command: str = "fix") -> int:
     paths = list(dict.fromkeys(paths))  # a file named twice is fixed once
     problem = _missing(paths, stdin_ok=False)
     if problem:
-        print(f"dgdlint: error: {problem}", file=sys.stderr)
+        print(f"dgdlint {command}: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     notes: list[Note] = []
     secrets: set[str] = set()
