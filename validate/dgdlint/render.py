@@ -22,11 +22,12 @@ class RenderError(Exception):
 
 
 class EngineMissing(Exception):
-    """No Helm engine: no `helm` binary on PATH and the embedded SDK not installed (the `helm` extra)."""
+    """No Helm engine: no `helm` binary on PATH and the embedded SDK not installed (the `helm` extra), or the
+    engine asked for (`--engine binary`, `--engine sdk`) is the one missing."""
 
-    def __init__(self):
-        super().__init__("no Helm engine: put the helm binary on PATH, or install the embedded one with "
-                         "pip install 'dgdlint[helm]'")
+    def __init__(self, message: str = ""):
+        super().__init__(message or "no Helm engine: put the helm binary on PATH, or install the embedded one "
+                                    "with pip install 'dgdlint[helm]'")
 
 
 def _helm_sdk():
@@ -79,6 +80,9 @@ def render_chart(request: RenderRequest, engine: str = "auto", helm: str = "helm
     if engine == "auto":
         engine = "binary" if shutil.which("helm") else "sdk"
     if engine == "binary":
+        if shutil.which(helm) is None:
+            raise EngineMissing(f"--engine binary: no {helm} binary on PATH (--engine sdk, or auto, uses the "
+                                "embedded one)")
         return _render_with_binary(request, helm)
     if engine == "sdk":
         return _render_with_sdk(request)
@@ -147,6 +151,10 @@ def _sdk_render_all(request: RenderRequest) -> dict[str, str]:
     helm_python = _helm_sdk()
 
     values = user_values(request)
+    try:  # `helm template` refuses a release name `helm install` would; the SDK's render does not ask
+        helm_python.validate_release_name(request.release)
+    except helm_python.HelmError as error:
+        raise RenderError(f"release name \"{request.release}\": {_clean_helm_message(str(error))}") from None
     try:
         with helm_python.Chart.load(str(request.chart)) as chart:
             return chart.render(
