@@ -97,3 +97,24 @@ def test_a_schema_finding_in_text_names_its_field_first(capsys, monkeypatch, tmp
     code, out, _ = run(capsys, monkeypatch, "check", manifest)
     assert code == 1
     assert out.startswith(f"{manifest}:6:3: error kubernetes-schema data.a: must be string or null, got an integer")
+
+
+@pytest.mark.parametrize("name, uri", [("my manifests/a b.yaml", "my%20manifests/a%20b.yaml"),
+                                       ("50%:x,y.yaml", "50%25%3Ax%2Cy.yaml"), ("plain/dgd.yaml", "plain/dgd.yaml")])
+def test_sarif_names_a_file_by_a_valid_uri_reference(capsys, monkeypatch, tmp_path, name, uri):
+    """SARIF's artifactLocation.uri is a URI: a space or a `%` is encoded, and a `:` in the first segment
+    would read as a scheme. The file comes back from the URI as it was named."""
+    import json
+    import re
+    from urllib.parse import unquote
+
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / name).write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 1\n")
+    monkeypatch.delenv("DGDLINT_CRD", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--format", "sarif", name]) == 1
+    [result] = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    written = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert written == uri and unquote(written) == name
+    assert re.fullmatch(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=@/]|%[0-9A-F]{2})+", written)  # RFC 3986 path characters
+    assert ":" not in written.split("/")[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from urllib.parse import quote
 
 from dgdlint.engine import CheckResult
 from dgdlint.findings import Finding
@@ -15,15 +16,18 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _uri(file: str) -> str:
+    """A relative URI reference for a file under the working directory (what code scanning maps to the
+    repository), else a file: URI; either percent-encoded, as SARIF's URIs are (a space, `%`, a `:` in the
+    first segment would make another URI or none)."""
     if file in ("<stdin>", "-"):
         return "stdin"
     path = Path(file)
     if path.is_absolute():
         try:
-            return path.relative_to(Path.cwd()).as_posix()
+            return quote(path.relative_to(Path.cwd()).as_posix(), safe="/")
         except ValueError:
             return path.as_uri()
-    return file.replace(os.sep, "/")
+    return quote(file.replace(os.sep, "/"), safe="/")
 
 
 def _location(file: str, line: int, column: int, path: str) -> dict:
