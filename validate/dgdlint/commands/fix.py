@@ -5,7 +5,7 @@ from __future__ import annotations
 
 NAME = "fix"
 HELP = "repair the findings that have one right answer, in place (see the fixable rules in `dgdlint rules`)"
-EXAMPLE = """dgdlint fix --diff deploy/reasoner.yaml
+EXAMPLE = """dgdlint fix --diff tests/edit/cases/commented-edge-streaming.v1alpha1.yaml
 dgdlint fix deploy/reasoner.yaml"""
 
 
