@@ -91,6 +91,19 @@ def test_an_expression_the_helm_cli_refuses_is_refused_with_the_sdk(values_chart
         rendered_values(values_chart, files, sets, set_strings, "sdk")
 
 
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_a_refused_expression_is_named_with_its_flag(values_chart, case):
+    """The CLI says "failed parsing --set data: ..." (for some, a Go interface conversion); the SDK names the
+    expression it refuses, and --set-string as --set-string."""
+    import re
+
+    files, sets, set_strings = REFUSED[case]
+    for flag, expressions in (("--set", sets), ("--set-string", sets)):
+        named = (expressions, ()) if flag == "--set" else ((), expressions)
+        with pytest.raises(RenderError, match=f"^failed parsing {flag} {re.escape(expressions[0])}: "):
+            rendered_values(values_chart, files, *named, "sdk")
+
+
 def test_a_failure_on_a_value_from_set_names_the_expression_not_the_values_file(tmp_path):
     """The values file holds the key too (another value): the one Helm refused came from --set, so the finding
     stays at the chart and says so; with no --set it is placed at the file's line."""

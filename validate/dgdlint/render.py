@@ -132,16 +132,19 @@ def user_values(request: RenderRequest) -> dict:
             text = Path(values_file).read_text(encoding="utf-8")
             parsed = helm_python.values_from_yaml(text) if text.strip() else {}
             values = merge_values(values, parsed or {})
-        for expression in request.set_values:  # written into the files' values, as the Helm CLI does
-            apply_set(values, expression, helm_python.parse_set_string)
-        for expression in request.set_string_values:
-            apply_set(values, expression, helm_python.parse_set_string_values)
     except helm_python.HelmError as error:
         raise RenderError(_clean_helm_message(str(error))) from None
-    except SetError as error:
-        raise RenderError(f"--set: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise RenderError(f"cannot read values: {error}") from None
+    # Written into the files' values, as the Helm CLI does; a refusal says which expression, with Helm's words
+    # where Helm's parser refuses it (the CLI says "failed parsing --set data: ..." without the expression).
+    for flag, expressions, parse in (("--set", request.set_values, helm_python.parse_set_string),
+                                     ("--set-string", request.set_string_values, helm_python.parse_set_string_values)):
+        for expression in expressions:
+            try:
+                apply_set(values, expression, parse)
+            except (helm_python.HelmError, SetError) as error:
+                raise RenderError(f"failed parsing {flag} {expression}: {_clean_helm_message(str(error))}") from None
     if request.extra_values:
         values = merge_values(values, request.extra_values)
     return values
