@@ -118,3 +118,14 @@ def test_sarif_names_a_file_by_a_valid_uri_reference(capsys, monkeypatch, tmp_pa
     assert written == uri and unquote(written) == name
     assert re.fullmatch(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=@/]|%[0-9A-F]{2})+", written)  # RFC 3986 path characters
     assert ":" not in written.split("/")[0]
+
+
+@pytest.mark.parametrize("command", ["check", "plan", "render", "preflight"])
+def test_a_namespace_no_namespace_can_have_is_a_usage_error(capsys, monkeypatch, command):
+    """The objects that name none would land in it: the API server refuses them all, so it is said at once."""
+    paths = ["--chart", "charts/cosmos3-reasoner"] if command == "render" else [BASE]
+    code, out, err = run(capsys, monkeypatch, command, "--namespace", "ML_Serving", *paths)
+    assert (code, out) == (2, "")
+    assert err.endswith(f"dgdlint {command}: error: argument --namespace: 'ML_Serving' is no namespace name: it "
+                        "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter "
+                        "or digit\n")

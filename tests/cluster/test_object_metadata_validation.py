@@ -41,3 +41,30 @@ def test_the_api_server_refuses_exactly_what_object_metadata_invalid_fails(path,
     ours = {f.path for f in check_paths([str(path)]).findings if f.rule == "object-metadata-invalid"}
     assert bool(refused) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
     assert all(related(field, ours) for field in refused), (refused, ours)
+
+
+NAMESPACE_FIXTURES = sorted((Path(__file__).parents[1] / "rules" / "object-metadata-invalid").glob(
+    "*/configmap-namespace-*.yaml"))
+
+
+@pytest.mark.parametrize("path", NAMESPACE_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_an_object_is_created_in_the_namespace_it_names_only_when_that_is_a_dns_label(path, control_plane):
+    """Sent as kubectl sends it, to the namespace it names: the server refuses a namespace that is no DNS
+    label (no namespace can have that name); one that is, once it exists, takes the object."""
+    from controlplane import ApiError, resource_path
+
+    body = yaml.safe_load(path.read_text(encoding="utf-8"))
+    name = body["metadata"]["namespace"]
+    ours = {f.path for f in check_paths([str(path)]).findings if f.rule == "object-metadata-invalid"}
+    try:  # the namespace is made first: one whose name is no DNS label cannot be
+        control_plane.request("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
+                                                             "metadata": {"name": name}})
+    except ApiError as error:
+        assert error.status == 422 and path.parent.name == "fail", error
+    try:
+        control_plane.request("POST", resource_path(control_plane, "v1", "ConfigMap", name) + "?dryRun=All", body)
+        refused = None
+    except ApiError as error:
+        refused = error
+    assert (refused is not None) == bool(ours) == (path.parent.name == "fail"), (refused, ours)
+    assert refused is None or ours == {"metadata.namespace"}

@@ -434,6 +434,12 @@ MUTANTS = [
      "kind-validation-not-modelled"),  # the note on the kind's last object, not its first
     ("rules/metadata.py", 'if obj.kind in _NAMESPACE_KINDS and obj.group == "":', "if False:",
      "object-metadata-invalid"),  # a Namespace's name read as a subdomain: dots taken
+    ("rules/metadata.py", "if obj.cluster_scoped or not isinstance(namespace, str)",
+     "if not isinstance(namespace, str)",
+     "object-metadata-invalid"),  # a cluster-wide kind's namespace, which the server clears, refused
+    ("rules/metadata.py", "problem = dns1123_label_problem(namespace)",
+     "problem = dns1123_subdomain_problem(namespace)",
+     "object-metadata-invalid"),  # a namespace read as a subdomain: 64 characters taken
     ("rules/hygiene.py", 'key = (group, obj.kind, obj.namespace if scoped else "", obj.name)',
      "key = (group, obj.kind, obj.namespace, obj.name)",
      "duplicate-object"),  # a namespace written on a cluster-wide object taken for another object

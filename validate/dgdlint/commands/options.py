@@ -53,8 +53,18 @@ def add_render_options(parser: argparse.ArgumentParser, values_files: bool = Tru
 
 
 def add_namespace_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--namespace", default="default",
+    parser.add_argument("--namespace", default="default", type=_namespace_name,
                         help="namespace of objects that name none, and of the render (default: %(default)s)")
+
+
+def _namespace_name(text: str) -> str:
+    """A namespace is a DNS label (the API server makes none of another name): said now, not as a pass."""
+    from dgdlint.rules.syntax import dns1123_label_problem
+
+    problem = dns1123_label_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{text!r} is no namespace name: it {problem}")
+    return text
 
 
 def add_paths_argument(parser: argparse.ArgumentParser) -> None:

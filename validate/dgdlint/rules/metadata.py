@@ -75,6 +75,7 @@ def _problems(obj, relaxed_service_names: bool = True):
         problem = path_segment_name_problem(name)
         if problem:
             yield ("metadata", "name"), f"metadata.name {name!r} {problem}"
+    yield from _namespace_problems(obj, metadata.get("namespace"))
     if check:
         yield from _generate_name_problems(as_str(generate), not name, check)
     elif obj.kind in _PATH_SEGMENT_KINDS and as_str(generate):
@@ -93,6 +94,17 @@ def _problems(obj, relaxed_service_names: bool = True):
                 yield ("metadata", key), f"metadata.{key} must be a mapping of strings"
             continue
         yield from table_problems(table, key, ("metadata", key))
+
+
+def _namespace_problems(obj, namespace: object):
+    """A namespace written in a namespaced object is a DNS label (ValidateObjectMeta's ValidateNamespaceName:
+    the object cannot be created in it, there being no such namespace); a cluster-wide kind's is cleared by
+    the server, unread."""
+    if obj.cluster_scoped or not isinstance(namespace, str) or namespace == "":
+        return
+    problem = dns1123_label_problem(namespace)
+    if problem:
+        yield ("metadata", "namespace"), f"metadata.namespace {namespace!r} {problem}"
 
 
 def _generate_name_problems(generate: str | None, generated: bool, check=dns1123_subdomain_problem):
@@ -182,7 +194,8 @@ def table_problems(table: dict, key: str, at: tuple):
     RFC 1123 subdomain (a DynamoGraphDeployment, a Job, a claim, a LimitRange, a ResourceQuota, a DRA claim
     template or device class), a Service name
     that is no DNS label (63 characters at most, no dots or upper case; starting with a letter before Kubernetes
-    1.36), an RBAC role or binding name that is no URL path segment ('.', '..', or with '/' or '%'), a label key
+    1.36), an RBAC role or binding name that is no URL path segment ('.', '..', or with '/' or '%'), a namespace
+    that is no DNS label in a namespaced object (no such namespace can exist), a label key
     or value or an annotation key outside Kubernetes' syntax, annotations of more than 256 KiB together, a
     finalizer that is no qualified name (in a built-in kind, one without a domain that is not kubernetes, orphan
     or foregroundDeletion; orphan and foregroundDeletion not together), an owner reference without apiVersion,
@@ -192,7 +205,8 @@ def table_problems(table: dict, key: str, at: tuple):
     these.""",
     remediation="Name the object in lowercase letters, digits, '-' and '.'; keep label keys and values to "
                 "letters, digits, '-', '_' and '.' (63 at most).",
-    reads=("metadata of every object (name, generateName, labels, annotations, finalizers, ownerReferences)",),
+    reads=("metadata of every object (name, generateName, namespace, labels, annotations, finalizers, "
+           "ownerReferences)",),
 )
 def object_metadata_invalid(model: Model):
     relaxed = model.release.kubernetes_at_least("1.36")  # RelaxedServiceNameValidation on by default
