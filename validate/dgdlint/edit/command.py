@@ -13,22 +13,26 @@ from dgdlint.edit.atomic import WriteError, write_all
 from dgdlint.edit.notes import Note
 from dgdlint.edit.roundtrip import EditableFile, open_text
 from dgdlint.edit.source import EditError
-from dgdlint.load import byte_position
+from dgdlint.load import MAX_FILE_BYTES, byte_position
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def _read(path: str) -> str:
     """The file's text, decoded here from its bytes (stdin too, whatever the locale says of it): an EditError
-    names the line of the first byte that is not UTF-8."""
+    names the line of the first byte that is not UTF-8. At most `check`'s limit for one file is read (an endless
+    stdin is not), and a larger file is refused."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         else:
             with open(path, "rb") as handle:
-                data = handle.read()
+                big = os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES
+                data = b"" if big else handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise EditError(path, 1, f"cannot read it ({error.strerror or error})") from None
+    if path != "-" and big or len(data) > MAX_FILE_BYTES:
+        raise EditError(path, 1, f"over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for one manifest file")
     try:
         return data.decode("utf-8")  # a byte-order mark stays, and is put back on write
     except UnicodeDecodeError as error:
