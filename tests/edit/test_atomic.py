@@ -6,11 +6,15 @@ import io
 import os
 import stat
 import sys
+from pathlib import Path
 
 import pytest
 from edit_support import run
 
 from dgdlint.edit.atomic import WriteError, write_all
+
+# A v1alpha1 graph with findings to fix: fix and convert both change it.
+DFLASH_ON = (Path(__file__).parent / "cases" / "commented-edge-streaming.v1alpha1.yaml").read_text()
 
 
 def test_every_file_is_replaced_with_its_mode_kept(tmp_path):
@@ -46,3 +50,16 @@ def test_convert_reads_stdin_with_a_dash(capsys, monkeypatch):
 
 def test_stdin_cannot_be_written_in_place(capsys):
     assert run(capsys, "convert", "--to", "v1beta1", "--write", "-")[0] == 2
+
+
+@pytest.mark.parametrize("command", [["fix"], ["convert", "--to", "v1beta1", "--write"]])
+def test_a_symbolic_link_is_written_through_and_stays_a_link(capsys, tmp_path, command):
+    """Renaming over the link's own path would replace the link by a copy and leave its file as it was."""
+    target, link = tmp_path / "real.yaml", tmp_path / "link.yaml"
+    target.write_text(DFLASH_ON)
+    link.symlink_to("real.yaml")
+    code, _out, err = run(capsys, *command, str(link), str(target))  # named twice: done once
+    assert code == 0, err
+    assert link.is_symlink() and os.readlink(link) == "real.yaml"
+    assert target.read_text() != DFLASH_ON and err.count("dgdlint: wrote") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.yaml", "real.yaml"]

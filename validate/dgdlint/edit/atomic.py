@@ -1,6 +1,7 @@
 """Writing edited files in place without ever leaving half a file: each new text goes to a temporary file in
 the same directory (same mode as the original), and only when every one of them is written and synced are
-they renamed over the originals. A failure before that removes the temporary files and writes nothing."""
+they renamed over the originals. A failure before that removes the temporary files and writes nothing. A path
+that is a symbolic link has the file it points to rewritten; the link stays a link."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def write_all(texts: dict[str, str]) -> None:
     staged: list[tuple[str, str]] = []
     try:
         for path, text in texts.items():
-            staged.append((_stage(path, text), path))
+            target = os.path.realpath(path)  # through a symbolic link: replacing the link would unlink it
+            staged.append((_stage(target, text), target))
     except OSError as error:
         for temporary, _ in staged:
             _remove(temporary)
@@ -30,14 +32,15 @@ def write_all(texts: dict[str, str]) -> None:
         for temporary, _ in staged:
             _remove(temporary)
         raise
-    for index, (temporary, path) in enumerate(staged):
+    paths = list(texts)
+    for index, (temporary, target) in enumerate(staged):
         try:
-            os.replace(temporary, path)
+            os.replace(temporary, target)
         except OSError as error:
             for left, _ in staged[index:]:
                 _remove(left)
-            done = ", ".join(p for _, p in staged[:index]) or "none"
-            raise WriteError(path, f"{error.strerror or error} (already written: {done})") from None
+            done = ", ".join(paths[:index]) or "none"
+            raise WriteError(paths[index], f"{error.strerror or error} (already written: {done})") from None
 
 
 def _stage(path: str, text: str) -> str:

@@ -79,6 +79,15 @@ def _render_all(files: dict[str, EditableFile], notes: list[Note]) -> dict[str, 
     return out
 
 
+def _once(paths: list[str]) -> list[str]:
+    """The paths without repeats, a file named twice (`a.yaml` and `./a.yaml`, or a symbolic link to it) kept
+    at its first name."""
+    first: dict[str, str] = {}
+    for path in paths:
+        first.setdefault("-" if path == "-" else os.path.realpath(path), path)
+    return list(first.values())
+
+
 def _missing(paths: list[str], stdin_ok: bool) -> str | None:
     """Why the paths cannot be edited (a usage error), or None."""
     if not paths:
@@ -144,7 +153,7 @@ def _nothing_to_convert(files: dict[str, EditableFile], to: str) -> str | None:
 def run_convert(paths: list[str], to: str, write: bool) -> int:
     from dgdlint.edit.convert import convert_file
 
-    paths = list(dict.fromkeys(paths))  # a file (or stdin) named twice is read and converted once
+    paths = _once(paths)  # a file (or stdin) named twice is read and converted once
     problem = _missing(paths, stdin_ok=not write)
     if problem:  # said as every command says a usage error: `dgdlint COMMAND: error: ...`
         print(f"dgdlint convert: error: {problem}", file=sys.stderr)
@@ -233,7 +242,7 @@ def without_secrets(line: str, secrets: set[str] = frozenset()) -> str:
 
 
 def run_fix(paths: list[str], diff: bool, config=None, command: str = "fix") -> int:
-    paths = list(dict.fromkeys(paths))  # a file named twice is fixed once
+    paths = _once(paths)  # a file named twice is fixed once
     problem = _missing(paths, stdin_ok=False)
     if problem:
         print(f"dgdlint {command}: error: {problem}", file=sys.stderr)
