@@ -99,6 +99,20 @@ def test_windows_line_endings_and_a_byte_order_mark_are_kept():
     assert edit.render() == text.replace("name: x", "name: y")
 
 
+@pytest.mark.parametrize("endings", [["\r\n", "\n", "\r\n", "\n", "\n"], ["\r"] * 5, ["\n", "\r", "\r\n", "\n", "\r"]],
+                         ids=["windows-and-unix", "old-mac", "all-three"])
+def test_each_kept_line_keeps_its_own_line_ending_and_a_new_line_takes_the_usual_one(endings):
+    """Only the lines an edit writes change: a file mixing line endings is not turned into one kind."""
+    lines = ["---", "apiVersion: v1", "kind: ConfigMap  # c", "data:", "  a: x"]
+    text = "".join(line + end for line, end in zip(lines, endings, strict=True))
+    edit = open_text("f.yaml", text)
+    edit.documents[0].root["data"]["b"] = "y"
+    edit.documents[0].changed = True
+    usual = max(set(endings), key=endings.count)
+    assert edit.render() == text + "  b: y" + usual
+    assert open_text("f.yaml", text).render() == text
+
+
 @pytest.mark.parametrize(("text", "words"), [
     ("a:\n  b: !!bool maybe\n", "the value tagged !!bool is not true or false"),
     ("a:\n  b: !!int ''\n", "the value tagged !!int is not an integer"),

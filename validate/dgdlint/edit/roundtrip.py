@@ -8,6 +8,7 @@ read back as the edited tree, with every comment still there; otherwise the file
 from __future__ import annotations
 
 import io
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ from ruamel.yaml.nodes import ScalarNode
 
 from dgdlint.edit.comments import CommentTable, Indent, attach_comments, take_comments
 from dgdlint.edit.source import Chunk, EditError, comment_layout, split_chunks
+
+_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class UnreadableValue(ConstructorError):
@@ -210,13 +213,14 @@ class EditableFile:
     chunks: list[Chunk]
     documents: list[EditableDocument | None]  # None: a chunk without a document (comments only)
     bom: str = ""  # a byte-order mark the file starts with, put back on write
-    newline: str = "\n"  # the file's line ending ("\r\n" for a Windows file), kept on write
+    endings: list[str] = field(default_factory=list)  # each line's break as written ("\r\n", "\r", "\n")
 
     def render(self) -> str:
         parts = []
         for chunk, document in zip(self.chunks, self.documents, strict=True):
             parts.append(document.render() if document is not None else chunk.separator + chunk.body)
-        return self.bom + "".join(parts).replace("\n", self.newline)
+        return self.bom + _with_endings("".join(c.separator + c.body for c in self.chunks), self.endings,
+                                        "".join(parts))
 
     @property
     def changed(self) -> bool:
@@ -233,8 +237,8 @@ def open_text(path: str, text: str) -> EditableFile:
         raise EditError(path, errors[0].line, errors[0].message)
     original = text
     bom = "\ufeff" if text.startswith("\ufeff") else ""
-    newline = "\r\n" if "\r\n" in text else "\n"
-    text = text[len(bom):].replace("\r\n", "\n")
+    endings = _BREAK.findall(text, len(bom))
+    text = _BREAK.sub("\n", text[len(bom):])  # a break is a break to YAML, whichever it is
     chunks = split_chunks(text)
     documents: list[EditableDocument | None] = []
     for chunk in chunks:
@@ -267,4 +271,20 @@ def open_text(path: str, text: str) -> EditableFile:
                                                    "the round trip cannot keep in place")
         document.base = document.dump()
         documents.append(document)
-    return EditableFile(path, original, chunks, documents, bom, newline)
+    return EditableFile(path, original, chunks, documents, bom, endings)
+
+
+def _with_endings(before: str, endings: list[str], after: str) -> str:
+    """`after` (the edited text, its lines ending in "\n") with the line breaks of the file it was `before`: a
+    line the edit kept ends as it did (a file mixing Windows and Unix lines stays mixed), a new line as most of
+    the file's lines do."""
+    kinds = Counter(endings)
+    if len(kinds) <= 1:
+        return after.replace("\n", endings[0]) if endings and endings[0] != "\n" else after
+    usual = kinds.most_common(1)[0][0]
+    old, new = before.split("\n"), after.split("\n")
+    kept: dict[int, str] = {}
+    for tag, i1, i2, j1, _j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            kept.update((j1 + k, endings[i1 + k]) for k in range(i2 - i1) if i1 + k < len(endings))
+    return "".join(line + kept.get(number, usual) for number, line in enumerate(new[:-1])) + new[-1]
