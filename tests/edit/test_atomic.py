@@ -63,3 +63,13 @@ def test_a_symbolic_link_is_written_through_and_stays_a_link(capsys, tmp_path, c
     assert link.is_symlink() and os.readlink(link) == "real.yaml"
     assert target.read_text() != DFLASH_ON and err.count("dgdlint: wrote") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.yaml", "real.yaml"]
+
+
+def test_convert_prints_what_write_would_write_whatever_the_line_endings(capsys, tmp_path):
+    """A file of old Mac (CR) lines ends in a line break already: stdout gets no LF added after it."""
+    source = tmp_path / "graph.yaml"
+    source.write_bytes(DFLASH_ON.replace("\n", "\r").encode())
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0, err
+    assert run(capsys, "convert", "--to", "v1beta1", "--write", str(source))[0] == 0
+    assert out.endswith("# end of the graph\r") and source.read_bytes() == out.encode()

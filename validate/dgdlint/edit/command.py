@@ -175,7 +175,7 @@ def run_convert(paths: list[str], to: str, write: bool) -> int:
         text = texts[path]
         if index and not text.startswith("---"):
             _print_yaml("---\n")
-        _print_yaml(text if text.endswith("\n") or not text else text + "\n")
+        _print_yaml(text if text.endswith(("\n", "\r")) or not text else text + "\n")
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
