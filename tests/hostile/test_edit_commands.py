@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+from test_hostile import EXPECTED
 
 from dgdlint.cli import main
 
@@ -53,3 +55,50 @@ def test_a_file_over_the_size_limit_is_refused_untouched(capsys, tmp_path, args)
     assert code == 1, err
     assert f"{big}:1: error: over the 64 MiB limit" in err
     assert _digest(big) == before and out == ""
+
+
+# The kept inputs `convert` reads but cannot write: (target version, line of the error note).
+CONVERT_ERRORS = {("wrong-types-dgd.yaml", "v1beta1"): 13,  # a mount without mountPoint
+                  ("wrong-types-dgd.yaml", "v1alpha1"): 26}  # a component without a name
+PASSING = Path(__file__).parents[1] / "rules" / "_base" / "streaming-v1beta1.yaml"
+
+
+def _run(capsys, *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    output = captured.out + captured.err
+    assert "internal error" not in output and "Traceback" not in output, output
+    return code, output
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_kept_hostile_input_is_refused_at_check_s_line_or_edited_and_never_crashes(capsys, tmp_path, name):
+    """An input `check` finds unreadable (a yaml-* finding) is refused by every edit command at the same line,
+    the file untouched; any other is fixed or converted, or refused at the line of what cannot be written."""
+    code, rule, line = EXPECTED[name]
+    unreadable = code == 1 and rule.startswith("yaml-")
+    target = tmp_path / name
+    target.write_bytes((INPUTS / name).read_bytes())
+    before = target.read_bytes()
+    commands = [("fix", "--diff"), ("fix",)] + [("convert", "--to", to, *write) for to in ("v1beta1", "v1alpha1")
+                                                for write in ((), ("--write",))]
+    for command in commands:
+        error_line = line if unreadable else CONVERT_ERRORS.get((name, command[-1] if command[-1] != "--write"
+                                                                  else command[2]))
+        if command[0] == "fix" and not unreadable:
+            error_line = None
+        exit_code, output = _run(capsys, *command, str(target))
+        assert exit_code == (1 if error_line else 0), (command, output)
+        if error_line:
+            assert f"{target}:{error_line}: error: " in output, (command, output)
+            assert ("[edit-refused]" in output) == unreadable, (command, output)
+        if exit_code == 1 or "--write" not in command and command != ("fix",):
+            assert target.read_bytes() == before, command
+        else:  # bom-crlf-valid.yaml and conversion-record-huge-integer.yaml convert
+            list(yaml.safe_load_all(target.read_text(encoding="utf-8-sig")))
+            target.write_bytes(before)
+    for command in (("diff", target, target), ("diff", PASSING, target), ("diff", target, PASSING), ("plan", target)):
+        exit_code, output = _run(capsys, *map(str, command))
+        assert exit_code in (0, 1), (command, output)
+        if unreadable:
+            assert exit_code == 1 and f"{target}:{line}:" in output and f" {rule} " in output, (command, output)

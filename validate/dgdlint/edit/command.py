@@ -33,6 +33,8 @@ def _read(path: str) -> str:
         raise EditError(path, 1, f"cannot read it ({error.strerror or error})") from None
     if path != "-" and big or len(data) > MAX_FILE_BYTES:
         raise EditError(path, 1, f"over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for one manifest file")
+    if b"\x00" in data[:8192]:  # as `check` says it
+        raise EditError(path, 1, "binary content (NUL bytes), not YAML text")
     try:
         return data.decode("utf-8")  # a byte-order mark stays, and is put back on write
     except UnicodeDecodeError as error:
