@@ -130,3 +130,28 @@ def test_every_v1beta1_graph_of_the_corpus_converts_to_v1alpha1_and_back(crd_sch
             [f.message for f in before if f.stage == "schema" and f.severity == "error"], path
         assert Counter((f.rule, f.severity) for f in after if f.stage == "rule") == \
             Counter((f.rule, f.severity) for f in before if f.stage == "rule"), path
+
+
+def test_two_end_of_line_comments_that_land_on_one_key_are_both_kept(capsys, tmp_path):
+    """`podTemplate:` and its `spec:` both become `extraPodSpec:`: one end of line for two comments, so the
+    second goes on a line above instead of being lost without a word."""
+    source = tmp_path / "graph.yaml"
+    source.write_text("""\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  name: demo
+spec:
+  components:
+    - name: Worker
+      type: worker
+      podTemplate:  # the pod
+        spec:  # its spec
+          containers:
+            - name: main
+              image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.0
+""")
+    code, out, err = run(capsys, "convert", "--to", "v1alpha1", str(source))
+    assert (code, err) == (0, "")
+    assert Counter(comments(out)) == Counter(["# the pod", "# its spec"])
+    assert "      # the pod\n      extraPodSpec:  # its spec\n" in out

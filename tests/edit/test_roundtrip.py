@@ -99,7 +99,7 @@ def test_windows_line_endings_and_a_byte_order_mark_are_kept():
     assert edit.render() == text.replace("name: x", "name: y")
 
 
-@pytest.mark.parametrize("endings", [["\r\n", "\n", "\r\n", "\n", "\n"], ["\r"] * 5, ["\n", "\r", "\r\n", "\n", "\r"]],
+@pytest.mark.parametrize("endings", [["\r\n", "\n", "\r\n", "\n", "\n"], ["\r"] * 5, ["\n", "\r", "\r\n", "\r", "\r"]],
                          ids=["windows-and-unix", "old-mac", "all-three"])
 def test_each_kept_line_keeps_its_own_line_ending_and_a_new_line_takes_the_usual_one(endings):
     """Only the lines an edit writes change: a file mixing line endings is not turned into one kind."""

@@ -50,8 +50,12 @@ class CommentTable:
             return
         self._pinned[id(container)] = container
         existing = self._entries.get((id(container), key))
-        if existing is not None:  # two comments land on one key: keep both, in order
-            attached = Attached(existing.above + attached.above, existing.eol or attached.eol, existing.line)
+        if existing is not None:  # two keys' comments land on one key: keep them all, in order
+            above = existing.above + attached.above
+            if existing.eol and attached.eol:  # one end of line for two comments: the second goes above
+                above.append((0, attached.eol[1]))
+            eol, gap = (existing.eol, existing.eol_gap) if existing.eol else (attached.eol, attached.eol_gap)
+            attached = Attached(above, eol, gap, existing.line)
         self._entries[(id(container), key)] = attached
 
     def pop_under(self, value) -> list[Attached]:
