@@ -85,3 +85,21 @@ def test_a_render_failure_never_repeats_an_ngc_key():
     message = "values don't meet the specifications: at '/model/profile': 'nvapi-AbC_123-x y' does not match"
     finding = render_finding("charts/x", message)
     assert "AbC_123" not in finding.message and "nvapi-..." in finding.message
+
+
+@pytest.mark.parametrize("command", [["fix", "--diff"], ["convert", "--to", "v1beta1"], ["convert", "--to", "v1alpha1"],
+                                     ["plan"], ["plan", "--format", "json"], ["diff"], ["diff", "--format", "json"]])
+def test_the_commands_that_write_or_compare_echo_no_secret(capsys, tmp_path, command):
+    """fix --diff shows context lines around each change: the HF_TOKEN entry beside a fixed NGC key was
+    printed as written. convert prints the file itself on stdout; its notes must hold no secret."""
+    target = tmp_path / "leaky.yaml"
+    target.write_text(MANIFEST)
+    other = tmp_path / "other.yaml"
+    other.write_text(MANIFEST.replace("TOPSECRET", "NEWSECRET").replace("1234567890123456789", "98765432109876543"))
+    args = [*command, str(other), str(target)] if command[0] == "diff" else [*command, str(target)]
+    code = main(args)
+    captured = capsys.readouterr()
+    assert code in (0, 1), captured.err
+    shown = captured.err + ("" if command[0] == "convert" else captured.out)
+    for secret in (SECRET, SECRET.replace("TOPSECRET", "NEWSECRET"), "1234567890123456789", "98765432109876543"):
+        assert secret not in shown, (secret, shown)

@@ -197,9 +197,8 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotatio
     for path, edit in files.items():
         load_text(path, edit.text, loaded)
     result = check_loaded(loaded)
-    if secrets is not None:  # the literal keys, which a diff must not show whatever they look like
-        secrets.update(entry.value for _who, _container, entry in result.model.declared_env()
-                       if entry.name in SECRET_ENV and entry.value and entry.value.strip())
+    if secrets is not None:  # the values a diff must not show whatever they look like
+        secrets.update(_secret_values(result.model, SECRET_ENV))
     apply_policy(result, config, annotations=respect_annotations)
     reported = {(f.rule, f.object_ref) for f in result.findings}
     # A plan is made when a finding it answers is reported (one the policy keeps), on the object it edits
@@ -218,6 +217,25 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotatio
     texts = _render_all(files, notes)
     originals = {p: files[p].text for p in texts}
     return originals, {p: t for p, t in texts.items() if t != originals[p]}
+
+
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL", re.IGNORECASE)
+
+
+def _secret_values(model, secret_env) -> set[str]:
+    """The literal values of env entries whose name says they hold a secret (NGC_API_KEY, HF_TOKEN, a
+    DB_PASSWORD), and the values of Secrets' data and stringData."""
+    found = {entry.value for _who, _container, entry in model.declared_env()
+             if (entry.name in secret_env or _SECRET_NAME.search(str(entry.name or "")))
+             and isinstance(entry.value, str) and entry.value.strip()}
+    for obj in model.objects:
+        if obj.kind == "Secret":
+            for field in ("data", "stringData"):
+                values = obj.value.get(field)
+                found.update(str(value) for value in (values.values() if isinstance(values, dict) else ())
+                             if isinstance(value, (str, int, float)) and not isinstance(value, bool)
+                             and str(value).strip())
+    return found
 
 
 _KEY_LINE = re.compile(r"^(?P<head>[-+ ]\s*(?:-\s+)?(?:[^:#'\"]+|'[^']*'|\"[^\"]*\"):\s+)"
