@@ -129,3 +129,13 @@ def test_a_namespace_no_namespace_can_have_is_a_usage_error(capsys, monkeypatch,
     assert err.endswith(f"dgdlint {command}: error: argument --namespace: 'ML_Serving' is no namespace name: it "
                         "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter "
                         "or digit\n")
+
+
+@pytest.mark.parametrize("command", ["check", "plan"])
+def test_render_out_without_a_chart_is_a_usage_error(capsys, monkeypatch, tmp_path, command):
+    """--render-out writes the chart's render: without a chart it was silently ignored."""
+    code, out, err = run(capsys, monkeypatch, command, "--render-out", tmp_path / "rendered", BASE)
+    assert (code, out) == (2, "") and not (tmp_path / "rendered").exists()
+    assert err == f"dgdlint {command}: error: --render-out needs --chart (it is where the chart's render is written)\n"
+    code, _, _ = run(capsys, monkeypatch, command, "--render-out", tmp_path / "rendered", "charts/cosmos3-reasoner")
+    assert code in (0, 1) and (tmp_path / "rendered").is_dir()  # a chart given as a PATH counts

@@ -54,6 +54,8 @@ def load_inputs(args, config=None) -> Inputs:
         raise UsageProblem("give at least one PATH (or - for stdin), or --chart CHART")
     if (args.values or args.set_values or args.set_string_values) and not args.chart:
         raise UsageProblem("-f/--values and --set need --chart")
+    if getattr(args, "render_out", None) and not args.chart:
+        raise UsageProblem("--render-out needs --chart (it is where the chart's render is written)")
     check_chart_arguments(args)
     inputs = Inputs(sources=list(paths))
     if paths:
