@@ -9,12 +9,8 @@ Skips without Go, or when the modules cannot be had (no module cache and no modu
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import re
-import shutil
-import subprocess
 
 import pytest
 
@@ -37,6 +33,7 @@ from dgdlint.rules.syntax import (
     port_name_problem,
     qualified_name_problem,
 )
+from go_oracle import ask, build, near
 from refdata import ROOT
 
 _MAIN = """package main
@@ -171,48 +168,14 @@ func main() {
 
 @pytest.fixture(scope="module")
 def kubernetes(tmp_path_factory):
-    if shutil.which("go") is None:
-        pytest.skip("no Go toolchain on this machine: Kubernetes' own Go functions are the oracle of this test")
-    folder = tmp_path_factory.mktemp("kubernetes-oracle")
     module = (ROOT / "tools" / "kube-apiserver" / "go.mod").read_text()
-    (folder / "go.mod").write_text(module.replace("module cosmos3-reasoner/tools/kube-apiserver", "module oracle", 1))
-    shutil.copy(ROOT / "tools" / "kube-apiserver" / "go.sum", folder / "go.sum")
-    (folder / "main.go").write_text(_MAIN)
     # the flags `make tools` builds kube-apiserver with, so that its compiled packages are reused
-    built = subprocess.run(["go", "build", "-mod=readonly", "-trimpath", "-o", "oracle", "."], cwd=folder,
-                           capture_output=True, text=True, timeout=1200, env={**os.environ, "CGO_ENABLED": "0"})
-    if built.returncode != 0:
-        pytest.skip(f"Kubernetes' modules could not be built here: {built.stderr.strip()[-400:]}")
-
-    def answers(mode: str, texts: list[str]) -> list[str]:
-        lines = "".join(f"{mode} {json.dumps(text)}\n" for text in texts)
-        run = subprocess.run([str(folder / "oracle")], input=lines, capture_output=True, text=True, check=True,
-                             timeout=120)
-        out = run.stdout.splitlines()
-        assert len(out) == len(texts)
-        return out
-
-    return answers
-
-
-def _near(rng: random.Random, seeds: list[str], alphabet: str, count: int, longest: int = 0) -> list[str]:
-    """Texts near the seeds: characters replaced, inserted or removed, and some long ones."""
-    out = list(seeds)
-    for _ in range(count):
-        text = list(rng.choice(seeds))
-        for _ in range(rng.choice([0, 1, 1, 2, 3])):
-            where = rng.randrange(len(text) + 1)
-            action = rng.choice(["replace", "insert", "delete"])
-            if action == "insert" or not text:
-                text.insert(where, rng.choice(alphabet))
-            elif action == "replace":
-                text[min(where, len(text) - 1)] = rng.choice(alphabet)
-            else:
-                del text[min(where, len(text) - 1)]
-        if longest and rng.random() < 0.05:
-            text = list(("".join(text) + "a" * longest)[:longest + rng.choice([-1, 0, 1])])
-        out.append("".join(text))
-    return out
+    binary = build(tmp_path_factory.mktemp("kubernetes-oracle"), _MAIN, "Kubernetes' own Go functions are the "
+                   "oracle of this test", go_mod=module.replace("module cosmos3-reasoner/tools/kube-apiserver",
+                                                                "module oracle", 1),
+                   go_sum=ROOT / "tools" / "kube-apiserver" / "go.sum", flags=("-mod=readonly", "-trimpath"),
+                   env={"CGO_ENABLED": "0"})
+    return lambda mode, texts: ask(binary, texts, mode)
 
 
 NAMES = ["a", "model-cache", "nim.example.com", "a1-b2", "0", "x" * 63, "my.app_1", "Nvidia-1-GPU"]
@@ -237,7 +200,7 @@ CASES = {
 @pytest.mark.parametrize("mode", sorted(CASES))
 def test_names_and_keys_as_kubernetes_judges_them(kubernetes, mode):
     problem, seeds, alphabet, longest = CASES[mode]
-    texts = _near(random.Random(mode), seeds, alphabet, 2000, longest)
+    texts = near(random.Random(mode), seeds, alphabet, 2000, longest)
     answers = kubernetes(mode, texts)
     assert "ok" in answers and "refused" in answers
     wrong = [(text, go) for text, go in zip(texts, answers, strict=True) if (problem(text) is None) != (go == "ok")]
@@ -250,7 +213,7 @@ QUANTITIES = ["1", "0", "-0", "+1", "100m", "1.5", ".5", "5.", "1Ki", "96Gi", "1
 
 
 def test_quantities_as_apimachinery_reads_and_writes_them(kubernetes):
-    texts = _near(random.Random("quantity"), QUANTITIES, "0159.+-eEkKMGTPinum ", 4000)
+    texts = near(random.Random("quantity"), QUANTITIES, "0159.+-eEkKMGTPinum ", 4000)
     # apimachinery spins for seconds or more on an exponent beyond 32 bits (1e2147483648), and on a long
     # number with a long exponent (Quantity.String() of 12345678901234567890123E567890): left out
     texts = [text for text in texts if not re.search(r"[eE][-+]?[0-9]{10}", text)
@@ -273,7 +236,7 @@ ADDRESSES = ["10.9.8.7", "010.9.8.7", "256.1.1.1", "1.2.3", "::1", "2001:db8::ff
 
 @pytest.mark.parametrize("mode", ["ip-sloppy", "ip-strict", "ip-legacy", "endpoint-ip"])
 def test_addresses_as_kubernetes_reads_them(kubernetes, mode):
-    texts = _near(random.Random(mode), ADDRESSES, "0123456789abcdef.:f%x ", 3000)
+    texts = near(random.Random(mode), ADDRESSES, "0123456789abcdef.:f%x ", 3000)
     if mode == "endpoint-ip":  # ValidateEndpointIP is called on an address the sloppy parser took
         texts = [text for text in texts if is_ip_sloppy(text)]
     answers = kubernetes(mode, texts)
@@ -291,7 +254,7 @@ CIDRS = ["10.0.0.0/8", "10.0.0.1/8", "010.0.0.0/8", "10.0.0.0/08", "10.0.0.0/33"
 
 @pytest.mark.parametrize("mode", ["cidr-strict", "cidr-legacy"])
 def test_cidrs_as_kubernetes_reads_them(kubernetes, mode):
-    texts = _near(random.Random(mode), CIDRS, "0123456789abcdef.:/ ", 3000)
+    texts = near(random.Random(mode), CIDRS, "0123456789abcdef.:/ ", 3000)
     answers = kubernetes(mode, texts)
     assert "ok" in answers and "refused" in answers
     strict = mode == "cidr-strict"
@@ -310,7 +273,7 @@ SCHEDULES = ["*/5 * * * *", "0 0 * * *", "0 0 1 1 *", "@hourly", "@daily", "@eve
 
 
 def test_cron_schedules_as_robfig_cron_reads_them(kubernetes):
-    texts = _near(random.Random("cron"), SCHEDULES, "0123456789*/-,? @MONjanTZ=\t\u00a0\u2003", 4000)
+    texts = near(random.Random("cron"), SCHEDULES, "0123456789*/-,? @MONjanTZ=\t\u00a0\u2003", 4000)
     answers = kubernetes("cron", texts)
     assert "ok" in answers and "refused" in answers
     wrong = [(text, go) for text, go in zip(texts, answers, strict=True)
@@ -323,7 +286,7 @@ DURATIONS = ["1h30m", "0", "-0", "+0", "1.5h", ".5s", "5.s", "1us", "1\u00b5s", 
 
 
 def test_durations_as_go_reads_them(kubernetes):
-    texts = _near(random.Random("duration"), DURATIONS + ["9223372036854775808ns9223372036854775808ns",
+    texts = near(random.Random("duration"), DURATIONS + ["9223372036854775808ns9223372036854775808ns",
                                                           "-9223372036854775808ns", "0.00000000000000000001h"],
                   "0123456789.+-hmsun\u00b5d", 4000)
     answers = kubernetes("duration", texts)
@@ -334,9 +297,9 @@ def test_durations_as_go_reads_them(kubernetes):
 
 
 def test_percentages_and_deletion_costs_as_kubernetes_reads_them(kubernetes):
-    percents = _near(random.Random("percent"), ["50%", "0%", "100%", "101%", "007%", "%", "5", "-5%",
+    percents = near(random.Random("percent"), ["50%", "0%", "100%", "101%", "007%", "%", "5", "-5%",
                                                 "99999999999999999999%", "1.5%", " 5%"], "0123456789%.- +", 3000)
-    costs = _near(random.Random("cost"), ["0", "10", "-10", "-007", "007", "+7", "2147483647", "2147483648",
+    costs = near(random.Random("cost"), ["0", "10", "-10", "-007", "007", "+7", "2147483647", "2147483648",
                                           "-2147483648", "-2147483649", "", "1e3", " 1"], "0123456789-+ e", 3000)
     for mode, texts, ours in (("percent", percents, int_or_percent_problem), ("deletion-cost", costs,
                                                                               _deletion_cost_problem)):

@@ -11,15 +11,14 @@ Skips without Go, without the reference source, or when the Go module proxy cann
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
-import subprocess
 
 import pytest
 
 from dgdlint.cosmos import image_tag, is_semver
 from dgdlint.rules.webhook_annotations import is_loose_semver
+from go_oracle import ask, build
 from refdata import REFERENCE, require_reference
 
 RUNTIME_VERSION = REFERENCE / "dynamo-operator" / "deploy" / "operator" / "internal" / "runtimeversion" / \
@@ -63,26 +62,13 @@ func main() {
 
 @pytest.fixture(scope="module")
 def operator(tmp_path_factory):
-    if shutil.which("go") is None:
-        pytest.skip("no Go toolchain on this machine: the operator's own code is the oracle of this test")
     source = require_reference(RUNTIME_VERSION)
     folder = tmp_path_factory.mktemp("operator-versions")
     (folder / "runtimeversion").mkdir()
     shutil.copy(source, folder / "runtimeversion" / "runtimeversion.go")
-    (folder / "main.go").write_text(_MAIN)
-    (folder / "go.mod").write_text(f"module oracle\n\ngo 1.22\n\nrequire {SEMVER_MODULE}\n")
-    tidy = subprocess.run(["go", "mod", "tidy"], cwd=folder, capture_output=True, text=True, timeout=300)
-    if tidy.returncode != 0:
-        pytest.skip(f"the Go module proxy did not serve {SEMVER_MODULE}: {tidy.stderr.strip()[-300:]}")
-    subprocess.run(["go", "build", "-o", "oracle", "."], cwd=folder, check=True, capture_output=True, timeout=300)
-
-    def verdicts(mode: str, texts: list[str]) -> list[bool]:
-        lines = "".join(f"{mode} {json.dumps(text)}\n" for text in texts)
-        run = subprocess.run([str(folder / "oracle")], input=lines, capture_output=True, text=True, check=True,
-                             timeout=60)
-        return [line == "true" for line in run.stdout.splitlines()]
-
-    return verdicts
+    binary = build(folder, _MAIN, "the operator's own code is the oracle of this test",
+                   go_mod=f"module oracle\n\ngo 1.22\n\nrequire {SEMVER_MODULE}\n", tidy=True)
+    return lambda mode, texts: [answer == "true" for answer in ask(binary, texts, mode)]
 
 
 def _versions(rng: random.Random, count: int) -> list[str]:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-import subprocess
 
 import pytest
 
 from dgdlint.go_json import BYTES, INT32_MAX, TooDeep, Undecodable, decode, parse
+from go_oracle import ask, build
 
 _ORACLE = """package main
 
@@ -139,20 +138,8 @@ def dgdlint_takes(text: str) -> bool:
 
 @pytest.fixture(scope="module")
 def go_verdicts(tmp_path_factory):
-    if shutil.which("go") is None:
-        pytest.skip("no Go toolchain on this machine: Go's encoding/json is the oracle of this test")
-    folder = tmp_path_factory.mktemp("go-json")
-    (folder / "main.go").write_text(_ORACLE)
-    binary = folder / "oracle"
-    subprocess.run(["go", "build", "-o", str(binary), str(folder / "main.go")], check=True, cwd=folder,
-                   capture_output=True, timeout=300)
-
-    def verdicts(texts: list[str]) -> list[bool]:
-        lines = "".join(json.dumps(text) + "\n" for text in texts)
-        run = subprocess.run([str(binary)], input=lines, capture_output=True, text=True, check=True, timeout=60)
-        return [line == "taken" for line in run.stdout.splitlines()]
-
-    return verdicts
+    binary = build(tmp_path_factory.mktemp("go-json"), _ORACLE, "Go's encoding/json is the oracle of this test")
+    return lambda texts: [answer == "taken" for answer in ask(binary, texts)]
 
 
 def test_the_texts_go_decodes_are_the_ones_dgdlint_decodes(go_verdicts):

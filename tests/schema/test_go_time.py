@@ -4,12 +4,11 @@ the Go toolchain on the same texts: the texts Go takes must be the ones dgdlint 
 from __future__ import annotations
 
 import random
-import shutil
-import subprocess
 
 import pytest
 
 from dgdlint.go_time import _strict, rfc3339_problem
+from go_oracle import ask, build, mutate
 
 _ORACLE = """package main
 
@@ -63,36 +62,14 @@ def _mutants(count: int) -> list[str]:
                     f"{rng.randint(0, 25):02d}:{rng.randint(0, 61):02d}:{rng.randint(0, 61):02d}"
                     + rng.choice(["Z", "", ".5Z", ",25Z", f"+{rng.randint(0, 25):02d}:{rng.randint(0, 61):02d}",
                                   f"-{rng.randint(0, 25):02d}:{rng.randint(0, 61):02d}"]))
-        for _ in range(rng.choice([0, 0, 1, 2])):
-            where = rng.randrange(len(text) + 1)
-            action = rng.choice(["replace", "insert", "delete"])
-            if action == "insert" or not text:
-                text.insert(where, rng.choice(alphabet))
-            elif action == "replace":
-                text[min(where, len(text) - 1)] = rng.choice(alphabet)
-            else:
-                del text[min(where, len(text) - 1)]
-        out.append("".join(text))
+        out.append(mutate(rng, "".join(text), alphabet, [0, 0, 1, 2]))
     return out
 
 
 @pytest.fixture(scope="module")
 def go_verdicts(tmp_path_factory):
-    if shutil.which("go") is None:
-        pytest.skip("no Go toolchain on this machine: Go's time.Parse is the oracle of this test")
-    folder = tmp_path_factory.mktemp("go-time")
-    (folder / "main.go").write_text(_ORACLE)
-    binary = folder / "oracle"
-    subprocess.run(["go", "build", "-o", str(binary), str(folder / "main.go")], check=True, cwd=folder,
-                   capture_output=True, timeout=300)
-
-    def verdicts(texts: list[str]) -> list[bool]:
-        import json
-        lines = "".join(json.dumps(text) + "\n" for text in texts)  # JSON strings are Go-quotable here
-        run = subprocess.run([str(binary)], input=lines, capture_output=True, text=True, check=True, timeout=60)
-        return [line == "taken" for line in run.stdout.splitlines()]
-
-    return verdicts
+    binary = build(tmp_path_factory.mktemp("go-time"), _ORACLE, "Go's time.Parse is the oracle of this test")
+    return lambda texts: [answer == "taken" for answer in ask(binary, texts)]
 
 
 def test_the_texts_go_takes_are_the_ones_dgdlint_takes(go_verdicts):
