@@ -8,6 +8,7 @@ leave metadata to the server), maps where maps belong."""
 
 from __future__ import annotations
 
+from dgdlint.cosmos import placeholder_in
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.syntax import (
@@ -100,7 +101,7 @@ def _namespace_problems(obj, namespace: object):
     """A namespace written in a namespaced object is a DNS label (ValidateObjectMeta's ValidateNamespaceName:
     the object cannot be created in it, there being no such namespace); a cluster-wide kind's is cleared by
     the server, unread."""
-    if obj.cluster_scoped or not isinstance(namespace, str) or namespace == "":
+    if obj.cluster_scoped or not isinstance(namespace, str) or namespace == "" or placeholder_in(namespace):
         return
     problem = dns1123_label_problem(namespace)
     if problem:
