@@ -149,7 +149,7 @@ def parse_cidr(text: str, strict: bool = True) -> tuple[ipaddress.IPv4Network | 
     network = ipaddress.ip_network(f"{ip}/{length[0]}", strict=False)
     if not strict:
         return network, None
-    written = _strict(address) if "/" not in bits else None
+    written = _strict(address)
     if written is None or (len(bits) > 1 and bits[0] == "0"):
         return network, "must not have leading 0s in the address or the prefix length"
     if isinstance(written, ipaddress.IPv6Address) and written.ipv4_mapped is not None:

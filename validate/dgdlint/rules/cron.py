@@ -7,6 +7,7 @@ yields (path, problem)."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from dgdlint.model import Workload, as_map, as_str
 from dgdlint.rules.syntax import negative_count_problems
@@ -186,14 +187,20 @@ def load_location_problem(zone: str) -> str | None:
         return None
     if ".." in zone or zone[0] in "/\\" or zone.endswith("/"):  # a trailing '/' opens no file
         return "no time zone name"
-    import zoneinfo
-
-    known = zoneinfo.available_timezones()  # empty: no database to look in
+    known = _known_zones()  # empty: no database to look in
     if not known:
         return None
     # the file the name leads to, as Go opens it (Europe//Paris is Europe/Paris; a folder is no zone)
     path = "/".join(part for part in zone.split("/") if part not in ("", "."))
     return None if path in known or _zone_file(path) else "no time zone the server knows (names are case-sensitive)"
+
+
+@cache
+def _known_zones() -> frozenset[str]:
+    """The zones of the database Python has, read once per run (a walk of its folder: milliseconds)."""
+    import zoneinfo
+
+    return frozenset(zoneinfo.available_timezones())
 
 
 def _zone_file(path: str) -> bool:
