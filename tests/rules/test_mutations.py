@@ -707,6 +707,13 @@ MUTANTS = [
      "diff-cache-changed"),  # Keep taken for keep, which Helm's upgrade does not
     ("cosmos.py", 'if name == "NIM_TAGS_SELECTOR" and before is not None and after is not None:', "if False:",
      "diff-download-not-rerun"),  # the tags selector compared as text: a reordered one taken for another model
+    ("rules/placement.py", "any(verdict.witness is not None for verdict in verdicts)",
+     "all(verdict.witness is not None for verdict in verdicts)",
+     "node-affinity-unsatisfiable"),  # terms read as all required, not alternatives
+    ("rules/node_affinity.py", "tries = len(taken) + 1", "tries = 0",
+     "node-affinity-unsatisfiable"),  # only the value a NotIn names tried in a Gt/Lt range
+    ("rules/node_affinity.py", "if not expressions and not matched_fields:", "if False:",
+     "node-affinity-unsatisfiable"),  # an empty term taken to match every node
 ]
 
 

@@ -28,6 +28,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     cache,
     claim_binding,
     gpu_fit,
+    placement,
     hygiene,
     autoscaler_target,
     images,

@@ -172,6 +172,13 @@ def _spread_problems(constraints: list, where: tuple, labels: dict, merged: bool
             yield selector_at, f"has an invalid labelSelector: {problem}"
 
 
+def node_selection_problems(pod: PodSettings):
+    """(path, problem) for what the API server refuses in the pod's node selector and node affinity."""
+    yield from node_selector_problems(pod.node_selector, pod.field_path("nodeSelector"))
+    if isinstance(pod.affinity.get("nodeAffinity"), dict):
+        yield from _node_affinity_problems(pod.affinity["nodeAffinity"], pod.field_path("affinity") + ("nodeAffinity",))
+
+
 def scheduling_problems(pod: PodSettings, labels: dict, merge_spread: bool = True):
     """(path, problem) for what the API server refuses in a pod spec's scheduling settings (`labels`: the
     pod's own; `merge_spread`: whether the server merges a spread constraint's matchLabelKeys into its

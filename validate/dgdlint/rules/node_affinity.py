@@ -1,0 +1,235 @@
+"""Whether any node at all can take a pod, by its node selector and required node affinity, decided as the
+scheduler's node affinity filter matches a node (k8s.io/component-helpers nodeaffinity, with apimachinery's
+label requirements): the node selector must hold, and one term of the required affinity at least.
+
+A term holds when all its match expressions and match fields hold; a term with neither holds on no node,
+and so does a term the scheduler cannot parse (an operator it does not know, a value that is no label
+value, a Gt or Lt value that is no integer, a match field without exactly one value). Labels are
+independent of one another, so a term can be met when, for each label key it names, some value (or the
+label's absence) meets every requirement on that key. The values worth trying are finite: those the
+requirements name, a value none names, and for Gt and Lt an integer in range spelt in a way no NotIn
+names (a label value can be `007`, which Go's ParseInt reads as 7; it cannot be `-7` or `+7`). A node's
+name is met likewise, a DNS subdomain the requirements name or one they do not.
+
+The answer is exact: a pod said to fit no node fits none, whatever the cluster's nodes; a node that fits is
+given as a witness (its labels and name), which tests hand to the scheduler's own code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from dgdlint.model import PodSettings, as_list, as_map, as_str
+from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem, qualified_name_problem
+
+_GO_INT = re.compile(r"[+-]?[0-9]+")
+_INT64_MAX = 2**63 - 1
+_INT64_MIN = -(2**63)
+_LABEL_MAX = 63
+_NAME_FIELD = "metadata.name"
+
+
+def go_parse_int(text: str) -> int | None:
+    """strconv.ParseInt(text, 10, 64): None where Go's returns an error."""
+    if not _GO_INT.fullmatch(text):
+        return None
+    value = int(text)
+    return value if _INT64_MIN <= value <= _INT64_MAX else None
+
+
+@dataclass
+class Requirement:
+    key: str
+    operator: str  # In, NotIn, Exists, DoesNotExist, Gt, Lt; Equals for a node selector's entry
+    values: list[str]
+    path: tuple
+    source: str  # how a message names it: "nodeSelector" or "term 0"
+
+    def holds(self, value: str | None) -> bool:
+        """Whether a node whose label (None: no such label) is `value` meets it (Requirement.Matches)."""
+        if self.operator in ("In", "Equals"):
+            return value is not None and value in self.values
+        if self.operator == "NotIn":
+            return value is None or value not in self.values
+        if self.operator == "Exists":
+            return value is not None
+        if self.operator == "DoesNotExist":
+            return value is None
+        number = go_parse_int(value) if value is not None else None
+        if number is None:
+            return False
+        threshold = go_parse_int(self.values[0])
+        return number > threshold if self.operator == "Gt" else number < threshold
+
+    def describe(self, within: str) -> str:
+        """The requirement as a message says it, after its key (`=H100 (nodeSelector)`, `In [A, B]`), naming where
+        it is written unless that is `within`."""
+        if self.operator == "Equals":
+            said = f"={self.values[0]}"
+        elif self.operator in ("Exists", "DoesNotExist"):
+            said = self.operator
+        elif self.operator in ("Gt", "Lt"):
+            said = f"{self.operator} {self.values[0]}"
+        else:
+            said = f"{self.operator} [{', '.join(self.values)}]"
+        return said if self.source == within else f"{said} ({self.source})"
+
+
+@dataclass
+class Verdict:
+    """One term (with the node selector) judged: `witness` a node that meets it, else `why` not."""
+
+    index: int | None  # the term's index; None: no required affinity, the node selector alone
+    path: tuple
+    witness: tuple[dict, str] | None = None  # (labels, name)
+    why: str = ""
+    blame: list[Requirement] = field(default_factory=list)
+
+
+def _label_requirement(expression: dict, path: tuple, source: str) -> tuple[Requirement | None, str]:
+    """A match expression as the scheduler parses it (nodeSelectorRequirementsAsSelector, NewRequirement), or
+    why it cannot."""
+    key, operator = as_str(expression.get("key")) or "", as_str(expression.get("operator")) or ""
+    values = [as_str(value) if isinstance(value, str) else None for value in as_list(expression.get("values"))]
+    if operator not in ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"):
+        return None, f"{source}: operator {operator!r} is one the scheduler does not know"
+    if qualified_name_problem(key):
+        return None, f"{source}: key {key!r} is no label key"
+    if None in values:
+        return None, f"{source}: {key} has a value that is not a string"
+    if operator in ("In", "NotIn") and not values:
+        return None, f"{source}: {key} {operator} has no values"
+    if operator in ("Exists", "DoesNotExist") and values:
+        return None, f"{source}: {key} {operator} has values"
+    if operator in ("Gt", "Lt"):
+        if len(values) != 1:
+            return None, f"{source}: {key} {operator} has other than one value"
+        if go_parse_int(values[0]) is None:
+            return None, f"{source}: {key} {operator} {values[0]!r} compares with a value that is no integer"
+    for value in values:
+        if label_value_problem(value):
+            return None, f"{source}: {key} has value {value!r}, which is no label value"
+    return Requirement(key, operator, values, path, source), ""
+
+
+def _field_requirement(expression: dict, path: tuple, source: str) -> tuple[Requirement | None, str]:
+    """A match field as the scheduler parses it (nodeSelectorRequirementsAsFieldSelector), or why it cannot."""
+    key, operator = as_str(expression.get("key")) or "", as_str(expression.get("operator")) or ""
+    values = [as_str(value) if isinstance(value, str) else None for value in as_list(expression.get("values"))]
+    if operator not in ("In", "NotIn"):
+        return None, f"{source}: field operator {operator!r} is not In or NotIn"
+    if len(values) != 1 or values[0] is None:
+        return None, f"{source}: {key} {operator} has other than one value"
+    return Requirement(key, operator, values, path, source), ""
+
+
+def _label_candidates(key: str, requirements: list[Requirement]) -> list[str | None]:
+    """Every label value (None: absent) that can decide the requirements on one key (see the module's text). A
+    node's labels are valid keys and values (the API server keeps no other), so only those are tried."""
+    if qualified_name_problem(key):
+        return [None]
+    named = [value for requirement in requirements for value in requirement.values
+             if requirement.operator not in ("Gt", "Lt")]
+    taken = set(named)
+    candidates: list[str | None] = [None, *(value for value in dict.fromkeys(named) if not label_value_problem(value))]
+    candidates.append(next(f"x{index}" for index in range(len(taken) + 1) if f"x{index}" not in taken))
+    low, high = 0, _INT64_MAX  # a label value that ParseInt reads is digits only: at least 0
+    for requirement in requirements:
+        if requirement.operator == "Gt":
+            low = max(low, go_parse_int(requirement.values[0]) + 1)
+        elif requirement.operator == "Lt":
+            high = min(high, go_parse_int(requirement.values[0]) - 1)
+    tries = len(taken) + 1  # as many spellings as the named values could take, and one
+    for number in range(low, min(high, low + tries) + 1):
+        for zeros in range(tries + 1):
+            spelt = "0" * zeros + str(number)
+            if len(spelt) > _LABEL_MAX:
+                break
+            if spelt not in taken:
+                candidates.append(spelt)
+                return candidates
+    return candidates
+
+
+def _name_candidates(requirements: list[Requirement]) -> list[str]:
+    named = [value for requirement in requirements for value in requirement.values
+             if not dns1123_subdomain_problem(value)]
+    taken = set(named)
+    return [*dict.fromkeys(named), next(f"node-{i}" for i in range(len(taken) + 1) if f"node-{i}" not in taken)]
+
+
+def _meet(requirements: list[Requirement], candidates, value_of) -> tuple[dict | None, list[Requirement]]:
+    """{key: the value that meets every requirement on it}, or None and the requirements on a key none meets."""
+    by_key: dict[str, list[Requirement]] = {}
+    for requirement in requirements:
+        by_key.setdefault(requirement.key, []).append(requirement)
+    chosen = {}
+    for key, on_key in by_key.items():
+        found = next((value for value in candidates(key, on_key) if all(r.holds(value_of(key, value)) for r in on_key)),
+                     _NONE)
+        if found is _NONE:
+            return None, on_key
+        chosen[key] = found
+    return chosen, []
+
+
+_NONE = object()
+
+
+def _judge(selector: list[Requirement], term: dict | None, index: int | None, path: tuple) -> Verdict:
+    verdict = Verdict(index, path)
+    source = f"term {index}"
+    labels, fields = list(selector), []
+    if term is not None:
+        expressions, matched_fields = as_list(term.get("matchExpressions")), as_list(term.get("matchFields"))
+        if not expressions and not matched_fields:
+            verdict.why = f"{source} is empty, and an empty term matches no node"
+            return verdict
+        for at, expression in enumerate(expressions):
+            requirement, why = _label_requirement(as_map(expression), path + ("matchExpressions", at), source)
+            if requirement is None:
+                verdict.why = f"{why}, so the scheduler never matches the term"
+                return verdict
+            labels.append(requirement)
+        for at, expression in enumerate(matched_fields):
+            requirement, why = _field_requirement(as_map(expression), path + ("matchFields", at), source)
+            if requirement is None:
+                verdict.why = f"{why}, so the scheduler never matches the term"
+                return verdict
+            fields.append(requirement)
+    chosen, blame = _meet(labels, _label_candidates, lambda key, value: value)
+    if chosen is None:
+        verdict.why = f"{source}: {blame[0].key} cannot be " + " and ".join(r.describe(source) for r in blame)
+        verdict.blame = blame
+        return verdict
+    # A node's fields are its name alone; a field selector on another key reads it as empty.
+    names = [r for r in fields if r.key == _NAME_FIELD]
+    named, blame = _meet(names, lambda key, on_key: _name_candidates(on_key), lambda key, value: value)
+    others, blame_other = _meet([r for r in fields if r.key != _NAME_FIELD], lambda key, on_key: [""],
+                                lambda key, value: "")
+    if named is None or others is None:
+        blame = blame or blame_other
+        verdict.why = f"{source}: a node's {blame[0].key} cannot be " + " and ".join(r.describe(source) for r in blame)
+        verdict.blame = blame
+        return verdict
+    verdict.witness = ({key: value for key, value in chosen.items() if value is not None},
+                       named.get(_NAME_FIELD, "node-0"))
+    return verdict
+
+
+def node_verdicts(pod: PodSettings) -> list[Verdict]:
+    """One verdict per required term (the node selector with each), or one for the node selector alone when
+    the pod has no required node affinity. The pod fits some node when one verdict has a witness."""
+    selector_path = pod.field_path("nodeSelector")
+    if not all(isinstance(value, str) for value in pod.node_selector.values()):
+        return []  # the schema's to report: the scheduler never reads such a pod
+    selector = [Requirement(str(key), "Equals", [value], selector_path + (key,), "nodeSelector")
+                for key, value in pod.node_selector.items()]
+    node_affinity = as_map(pod.affinity.get("nodeAffinity"))
+    required = node_affinity.get("requiredDuringSchedulingIgnoredDuringExecution")
+    if not isinstance(required, dict):
+        return [_judge(selector, None, None, selector_path)]
+    terms_path = pod.field_path("affinity") + ("nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+                                               "nodeSelectorTerms")
+    return [_judge(selector, as_map(term), index, terms_path + (index,))
+            for index, term in enumerate(as_list(required.get("nodeSelectorTerms")))]
