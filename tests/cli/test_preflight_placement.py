@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from dgdlint.model import PodSettings
 from dgdlint.preflight.placement import refusals, tolerates
 
 GPU = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
@@ -27,6 +28,23 @@ def test_a_node_refuses_for_each_untolerated_taint_and_unmet_label_but_not_for_i
     node = {"metadata": {"name": "gpu-1", "labels": {"pool": "h100"}},
             "spec": {"taints": [GPU, {"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"},
                                 {"key": "spot", "effect": "PreferNoSchedule"}]}}
-    assert refusals(node, [], {"pool": "h100"}) == ["taint nvidia.com/gpu=present:NoSchedule not tolerated"]
-    assert refusals(node, [{"operator": "Exists"}], {"pool": "a100"}) == ["no label pool=a100"]
-    assert refusals(node, [{"key": "nvidia.com/gpu", "operator": "Exists"}], {}) == []
+    def pod(tolerations: list, selector: dict, **spec) -> PodSettings:
+        return PodSettings(None, ("spec",), {"tolerations": tolerations, "nodeSelector": selector, **spec})
+
+    assert refusals(node, pod([], {"pool": "h100"})) == ["taint nvidia.com/gpu=present:NoSchedule not tolerated"]
+    assert refusals(node, pod([{"operator": "Exists"}], {"pool": "a100"})) == ["no label pool=a100"]
+    assert refusals(node, pod([{"key": "nvidia.com/gpu", "operator": "Exists"}], {})) == []
+    # the required node affinity is read too: one term of it must hold (the scheduler's reading is checked
+    # against its own Go code in tests/rules/test_node_affinity_oracle.py)
+    def required(*terms: dict) -> dict:
+        return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": list(terms)}}}
+
+    exists = [{"operator": "Exists"}]
+    a100 = {"matchExpressions": [{"key": "pool", "operator": "In", "values": ["a100"]}]}
+    h100 = {"matchExpressions": [{"key": "pool", "operator": "In", "values": ["h100", "h200"]}]}
+    assert refusals(node, pod(exists, {}, affinity=required(a100))) == [
+        "required node affinity unmet (term 0: pool is not In [a100])"]
+    assert refusals(node, pod(exists, {}, affinity=required(a100, h100))) == []
+    named = {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["gpu-2"]}]}
+    assert refusals(node, pod(exists, {}, affinity=required(named))) == [
+        "required node affinity unmet (term 0: metadata.name is not In [gpu-2])"]

@@ -302,7 +302,11 @@ GPU_TAINT = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"
      "taint nvidia.com/gpu=present:NoSchedule not tolerated"),
     ((GPU_TAINT, {"key": "maintenance", "effect": "NoExecute"}), [], "taint maintenance:NoExecute not tolerated"),
     ((), ["--set", "worker.nodeSelector.pool=a100"], "no label pool=a100"),
-], ids=["gpu-taint-tolerated", "tolerations-replaced", "other-taint", "selector-unmet"])
+    ((), [option for setting in ("key=pool", "operator=In", "values={a100}") for option in
+          ("--set", "worker.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+           f".matchExpressions[0].{setting}")],
+     "required node affinity unmet (term 0: pool is not In [a100])"),
+], ids=["gpu-taint-tolerated", "tolerations-replaced", "other-taint", "selector-unmet", "affinity-unmet"])
 def test_a_gpu_node_must_admit_the_workers_and_the_download_job(run, control_plane, namespace, taints, values, says):
     """The GPU count alone fits in every case: the node's taints and labels decide whether a pod lands."""
     product = f"TEST-{namespace.upper()}-L40S"

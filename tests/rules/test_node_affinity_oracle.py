@@ -3,9 +3,11 @@ k8s.io/component-helpers' nodeaffinity (GetRequiredNodeAffinity(pod).Match(node)
 from the modules the kube-apiserver of `make tools` is built from.
 
 Thousands of random node selectors and required node affinities, each asked of Go against the witness node
-dgdlint gives when it says some node fits, and against many random valid nodes drawn from the values the
-pod names (and integers spelt several ways, and values it does not name): a witness must match, and a pod
-dgdlint says fits no node must match none of them. Skips without Go, or when the modules cannot be had."""
+dgdlint gives when it says some node fits, and against many random valid nodes drawn from the values the pod
+names (and integers spelt several ways, and values it does not name): a witness must match, and a pod dgdlint
+says fits no node must match none of them; and node by node, dgdlint's reading of a real node (what `dgdlint
+preflight` does with the cluster's nodes) must admit the pod exactly where Go matches. Skips without Go, or
+when the modules cannot be had."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import random
 import pytest
 
 from dgdlint.model.graph import PodSettings
-from dgdlint.rules.node_affinity import node_verdicts
+from dgdlint.rules.node_affinity import node_refusal, node_verdicts
 from dgdlint.rules.syntax import label_value_problem
 from go_oracle import ask, build
 from refdata import ROOT
@@ -207,11 +209,19 @@ def test_node_affinity_verdicts_are_the_schedulers(scheduler):
         queries.append({"spec": spec, "nodes": witnesses + _random_nodes(rng, spec, 40)})
         expectations.append((spec, fits, len(witnesses), [v.why for v in verdicts]))
     answers = scheduler(queries)
-    for (spec, fits, witnesses, why), matched in zip(expectations, answers, strict=True):
+    admitted = 0
+    for query, (spec, fits, witnesses, why), matched in zip(queries, expectations, answers, strict=True):
         assert "invalid node" not in matched[witnesses:]  # the test's own nodes are ones a cluster keeps
         if fits:
             assert set(matched[:witnesses]) == {"match"}, (spec, matched[:witnesses])
         else:
             assert "match" not in matched, (spec, why, matched)
+        # node by node (preflight's reading of real nodes): admitted exactly where the scheduler matches
+        pod = PodSettings(None, ("spec",), spec)
+        for node, answer in zip(query["nodes"], matched, strict=True):
+            refusal = node_refusal(pod, node["labels"], node["name"])
+            assert (refusal == []) == (answer == "match"), (spec, node, refusal, answer)
+            admitted += answer == "match"
+    assert admitted > 10000, admitted
     # both answers are common, so neither side of the comparison is idle
     assert 600 < fits_count < 2700, fits_count

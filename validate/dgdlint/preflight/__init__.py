@@ -1,8 +1,8 @@
-"""`dgdlint preflight`: before `helm install`, read the cluster (current kube context or --kubeconfig) and
-say whether the release can land there: the DGD API versions served and which operator release's CRD they
-match, the namespace, the pull and NGC key secrets, the storage class or existing claim with its access
-modes, the priority classes, GPU capacity by product against what `dgdlint plan` counts, whether a GPU
-node admits each pod that asks for GPUs (its taints tolerated, its node selector met), and the DRA
+"""`dgdlint preflight`: before `helm install`, read the cluster (current kube context or --kubeconfig) and say
+whether the release can land there: the DGD API versions served and which operator release's CRD they match,
+the namespace, the pull and NGC key secrets, the storage class or existing claim with its access modes, the
+priority classes, GPU capacity by product against what `dgdlint plan` counts, whether a GPU node admits each
+pod that asks for GPUs (its taints tolerated, its node selector and required node affinity met), and the DRA
 claim templates, claims and device classes the pods need.
 
 It only reads (get and list) and never prints a secret's data, only whether the named key is there."""

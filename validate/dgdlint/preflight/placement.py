@@ -1,16 +1,18 @@
-"""Whether each pod that asks for GPUs can be placed on a node that has them, as the scheduler's filters
-read the node: the pod must tolerate every NoSchedule and NoExecute taint of the node (TaintToleration)
-and the node must carry every label of the pod's node selector (NodeAffinity; a required node affinity is
-not evaluated here). Replacing `worker.tolerations` without the GPU taint's toleration, or a node selector
-no GPU node carries, leaves the workers and the download Job Pending while the GPU count looks fine.
-The taints Kubernetes sets and lifts with a node's state (`node.kubernetes.io/not-ready` and the other
-`node.kubernetes.io/` ones, the cloud provider's `uninitialized`) are left out: they say how the node is
+"""Whether each pod that asks for GPUs can be placed on a node that has them, as the scheduler's filters read the
+node: the pod must tolerate every NoSchedule and NoExecute taint of the node (TaintToleration) and the node's
+labels and name must meet the pod's node selector and one term of its required node affinity (NodeAffinity,
+read as rules/node_affinity.py reads it). Replacing `worker.tolerations` without the GPU taint's toleration,
+or a node selector no GPU node carries, leaves the workers and the download Job Pending while the GPU count
+looks fine. The taints Kubernetes sets and lifts with a node's state (`node.kubernetes.io/not-ready` and the
+other `node.kubernetes.io/` ones, the cloud provider's `uninitialized`) are left out: they say how the node is
 now, not what the pods must tolerate."""
 
 from __future__ import annotations
 
+from dgdlint.model import PodSettings
 from dgdlint.preflight.checks import GPU_PRODUCT_LABEL
 from dgdlint.preflight.report import Report
+from dgdlint.rules.node_affinity import node_refusal
 
 BLOCKING = ("NoSchedule", "NoExecute")
 STATE_TAINTS = ("node.kubernetes.io/", "node.cloudprovider.kubernetes.io/")
@@ -33,15 +35,14 @@ def _taint_text(taint: dict) -> str:
     return f"{taint.get('key')}{value}:{taint.get('effect')}"
 
 
-def refusals(node: dict, tolerations: list, selector: dict) -> list[str]:
+def refusals(node: dict, pod: PodSettings) -> list[str]:
     """Why the node does not admit the pod (empty: it does)."""
+    tolerations = pod.tolerations
     taints = [t for t in (node.get("spec") or {}).get("taints") or []
               if t.get("effect") in BLOCKING and not str(t.get("key", "")).startswith(STATE_TAINTS)]
     why = [f"taint {_taint_text(t)} not tolerated" for t in taints
            if not any(tolerates(x, t) for x in tolerations if isinstance(x, dict))]
-    labels = node["metadata"].get("labels") or {}
-    why += [f"no label {key}={value}" for key, value in sorted(selector.items()) if labels.get(key) != value]
-    return why
+    return why + node_refusal(pod, node["metadata"].get("labels") or {}, node["metadata"].get("name") or "")
 
 
 def _gpu_parts(plan):
@@ -63,15 +64,14 @@ def check_gpu_placement(report: Report, cluster, plan) -> None:
                            in part.products)]
             if not having:
                 continue  # the GPU check already says no node has them
-            selector = {k: v for k, v in pod.node_selector.items() if isinstance(v, str)}
-            why = {node["metadata"]["name"]: refusals(node, pod.tolerations, selector) for node in having}
+            why = {node["metadata"]["name"]: refusals(node, pod) for node in having}
             admitting = [name for name, reasons in why.items() if not reasons]
             if admitting:
                 report.add("placement", "ok", label, f"{len(admitting)} of {len(having)} nodes with {resource} "
-                           "admit it (taints tolerated, node selector met)")
+                           "admit it (taints tolerated, node selector and required node affinity met)")
             else:
                 name, reasons = sorted(why.items())[0]
                 report.add("placement", "error", label, f"asks for {resource}, but none of the {len(having)} nodes "
                            f"that have it admits it ({name}: {'; '.join(reasons)}): it stays Pending; tolerate "
                            "the GPU nodes' taints (worker.tolerations replaces the chart's default list) and "
-                           "select labels they carry")
+                           "select labels they carry, in the node selector and the required node affinity")

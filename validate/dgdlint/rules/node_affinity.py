@@ -176,27 +176,35 @@ def _meet(requirements: list[Requirement], candidates, value_of) -> tuple[dict |
 _NONE = object()
 
 
+def _parse_term(term: dict, source: str, path: tuple) -> tuple[list[Requirement], list[Requirement], str]:
+    """A required term's label and field requirements as the scheduler parses them; a reason instead (third)
+    when it matches no node whatever its labels (empty, or not parsed)."""
+    labels, fields = [], []
+    expressions, matched_fields = as_list(term.get("matchExpressions")), as_list(term.get("matchFields"))
+    if not expressions and not matched_fields:
+        return [], [], f"{source} is empty, and an empty term matches no node"
+    for at, expression in enumerate(expressions):
+        requirement, why = _label_requirement(as_map(expression), path + ("matchExpressions", at), source)
+        if requirement is None:
+            return [], [], f"{why}, so the scheduler never matches the term"
+        labels.append(requirement)
+    for at, expression in enumerate(matched_fields):
+        requirement, why = _field_requirement(as_map(expression), path + ("matchFields", at), source)
+        if requirement is None:
+            return [], [], f"{why}, so the scheduler never matches the term"
+        fields.append(requirement)
+    return labels, fields, ""
+
+
 def _judge(selector: list[Requirement], term: dict | None, index: int | None, path: tuple) -> Verdict:
     verdict = Verdict(index, path)
     source = f"term {index}"
     labels, fields = list(selector), []
     if term is not None:
-        expressions, matched_fields = as_list(term.get("matchExpressions")), as_list(term.get("matchFields"))
-        if not expressions and not matched_fields:
-            verdict.why = f"{source} is empty, and an empty term matches no node"
+        term_labels, fields, verdict.why = _parse_term(term, source, path)
+        if verdict.why:
             return verdict
-        for at, expression in enumerate(expressions):
-            requirement, why = _label_requirement(as_map(expression), path + ("matchExpressions", at), source)
-            if requirement is None:
-                verdict.why = f"{why}, so the scheduler never matches the term"
-                return verdict
-            labels.append(requirement)
-        for at, expression in enumerate(matched_fields):
-            requirement, why = _field_requirement(as_map(expression), path + ("matchFields", at), source)
-            if requirement is None:
-                verdict.why = f"{why}, so the scheduler never matches the term"
-                return verdict
-            fields.append(requirement)
+        labels += term_labels
     chosen, blame = _meet(labels, _label_candidates, lambda key, value: value)
     if chosen is None:
         verdict.why = f"{source}: {blame[0].key} cannot be " + " and ".join(r.describe(source) for r in blame)
@@ -217,19 +225,53 @@ def _judge(selector: list[Requirement], term: dict | None, index: int | None, pa
     return verdict
 
 
+def _selector(pod: PodSettings) -> list[Requirement]:
+    path = pod.field_path("nodeSelector")
+    return [Requirement(str(key), "Equals", [value], path + (key,), "nodeSelector")
+            for key, value in pod.node_selector.items()]
+
+
+def _required_terms(pod: PodSettings) -> list[tuple[dict, tuple]] | None:
+    """The required node affinity's terms with their paths; None when the pod has none (any node will do)."""
+    required = as_map(pod.affinity.get("nodeAffinity")).get("requiredDuringSchedulingIgnoredDuringExecution")
+    if not isinstance(required, dict):
+        return None
+    path = pod.field_path("affinity") + ("nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+                                         "nodeSelectorTerms")
+    return [(as_map(term), path + (index,)) for index, term in enumerate(as_list(required.get("nodeSelectorTerms")))]
+
+
 def node_verdicts(pod: PodSettings) -> list[Verdict]:
     """One verdict per required term (the node selector with each), or one for the node selector alone when
     the pod has no required node affinity. The pod fits some node when one verdict has a witness."""
-    selector_path = pod.field_path("nodeSelector")
     if not all(isinstance(value, str) for value in pod.node_selector.values()):
         return []  # the schema's to report: the scheduler never reads such a pod
-    selector = [Requirement(str(key), "Equals", [value], selector_path + (key,), "nodeSelector")
-                for key, value in pod.node_selector.items()]
-    node_affinity = as_map(pod.affinity.get("nodeAffinity"))
-    required = node_affinity.get("requiredDuringSchedulingIgnoredDuringExecution")
-    if not isinstance(required, dict):
-        return [_judge(selector, None, None, selector_path)]
-    terms_path = pod.field_path("affinity") + ("nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
-                                               "nodeSelectorTerms")
-    return [_judge(selector, as_map(term), index, terms_path + (index,))
-            for index, term in enumerate(as_list(required.get("nodeSelectorTerms")))]
+    terms = _required_terms(pod)
+    if terms is None:
+        return [_judge(_selector(pod), None, None, pod.field_path("nodeSelector"))]
+    return [_judge(_selector(pod), term, index, path) for index, (term, path) in enumerate(terms)]
+
+
+def node_refusal(pod: PodSettings, labels: dict, name: str) -> list[str]:
+    """Why the scheduler's node affinity filter keeps the pod off a node with these labels and this name (empty:
+    it admits the pod there)."""
+    unmet = [r for r in _selector(pod) if not r.holds(as_str(labels.get(r.key)) if r.key in labels else None)]
+    if unmet:
+        return [f"no label {r.key}={r.values[0]}" for r in unmet]
+    terms = _required_terms(pod)
+    if terms is None:
+        return []
+    reasons = []
+    for index, (term, path) in enumerate(terms):
+        term_labels, fields, why = _parse_term(term, f"term {index}", path)
+        if why:
+            reasons.append(why)
+            continue
+        fields_seen = {_NAME_FIELD: name}
+        failed = [r for r in term_labels if not r.holds(as_str(labels.get(r.key)) if r.key in labels else None)]
+        failed += [r for r in fields if not r.holds(fields_seen.get(r.key, ""))]
+        if not failed:
+            return []
+        reasons.append(f"term {index}: {failed[0].key} is not {failed[0].describe(f'term {index}')}")
+    return ["required node affinity unmet (" + "; ".join(reasons) + ")" if reasons else
+            "required node affinity has no terms"]
