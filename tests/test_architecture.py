@@ -24,7 +24,7 @@ LAYERS = {
     "dgdlint.quantity": 2, "dgdlint.cosmos": 2, "dgdlint.video": 2, "dgdlint.gpu": 2,
     "dgdlint.command_line": 2,
     "dgdlint.schema": 3, "dgdlint.conversion_record": 3, "dgdlint.rules": 3, "dgdlint.diff": 3, "dgdlint.policy": 3,
-    "dgdlint.hub_restore": 3,
+    "dgdlint.hub_restore": 3, "dgdlint.hub_containers": 3,
     "dgdlint.engine": 4, "dgdlint.plan": 4, "dgdlint.preflight": 4,
     "dgdlint.report": 5, "dgdlint.docs": 5, "dgdlint.parity": 5, "dgdlint.edit": 5,
     "dgdlint.commands": 6, "dgdlint.cli": 6, "dgdlint.__main__": 6,

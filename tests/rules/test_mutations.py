@@ -665,7 +665,7 @@ MUTANTS = [
      "operator-conversion-record-refused"),  # the first component of a name restored, where Go's map keeps the last
     ("hub_restore.py", "if name_only(container) is True or name in present", "if name in present",
      "operator-conversion-record-refused"),  # a container with only its name added, taking the name of a later one
-    ("hub_restore.py", "or (isinstance(value, (list, dict)) and not value)", "or False",
+    ("hub_containers.py", "or (isinstance(value, (list, dict)) and not value)", "or False",
      "operator-conversion-record-refused"),  # an empty list taken for a set field: the container is not name-only
     ("hub_restore.py", "(name == FRONTEND_SIDECAR_CONTAINER and not has_sidecar)", "False",
      "operator-conversion-record-refused"),  # a deleted generated sidecar-frontend restored
@@ -679,6 +679,17 @@ MUTANTS = [
      "operator-conversion-record-refused"),  # a v1alpha1 checkpoint taken for no experimental block
     ("hub_restore.py", "restore.no_pod_template = template is None and not _builds_pod_template(service)",
      "restore.no_pod_template = False", "operator-conversion-record-refused"),  # a service that builds no pod
+    ("hub_containers.py", 'if service.get("resources") is not None or service.get("envs")', 'if service.get("envs")',
+     "operator-conversion-record-refused"),  # resources: {} taken for none, where its failed round trip keeps main
+    ("hub_containers.py", 'if any(as_map(c).get("name") == MAIN for c in',
+     'if False and any(as_map(c).get("name") == MAIN for c in',
+     "operator-conversion-record-refused"),  # main dropped though the record's pod template has one
+    ("hub_containers.py", 'return all((m.get("name") or "", m.get("mountPoint") or "") == key for m in entries)',
+     "return True", "operator-conversion-record-refused"),  # a mount other than the compilation cache ignored
+    ("hub_containers.py", "if main is not None and (not isinstance(main, dict) or name_only(main) is not True):",
+     "if False:", "operator-conversion-record-refused"),  # extraPodSpec.mainContainer's image not merged into main
+    ("hub_restore.py", "if name != MAIN or not self.hub.main_dropped]", "]",
+     "operator-conversion-record-refused"),  # the dropped main still named
     ("hub_restore.py", "return found if found is not None or self.hub is None else self.hub.claims", "return found",
      "operator-conversion-record-refused"),  # a restored container's claims not read
     ("hub_restore.py", "if self.hub is not None and self.hub.grove is not None:", "if False:",

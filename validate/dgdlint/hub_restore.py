@@ -18,57 +18,27 @@ in ConvertFromDynamoComponentDeploymentSharedSpec -> restoreSharedHubOnlyFields:
   block; the webhook reads `grove.forceScalingGroup`.
 
 A record component with a pod template also makes the conversion build the service's pod template
-(PodTemplateOrigin). Not modelled, each with no refusal claimed: an empty generated main container
-dropped (dropGeneratedMainContainer; dgdlint keeps `main`, so it never refuses on its account), the
-template's metadata other than labels and annotations, volume-mount fields and container order, none of
-which the webhook reads, and the component order. ConvertTo's own error returns (merging two containers
+(PodTemplateOrigin), and drops the `main` container it generated when that holds nothing but its name
+(dropGeneratedMainContainer, hub_containers.py): the pod then lacks `main`, and a template left with
+nothing is nil. Not modelled, each with no refusal claimed: the template's metadata other than labels
+and annotations, volume-mount fields and container order, none of which the webhook reads, and the
+component order. ConvertTo's own error returns (merging two containers
 of the same Go type) cannot fail on decoded input, so no conversion error is reported."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dgdlint.conversion_record import SPEC_RECORD, SpecRecord
+from dgdlint.conversion_record import SPEC_RECORD, SpecRecord, read_spec
+from dgdlint.hub_containers import MAIN, drops_generated_main, name_only, template_left
 from dgdlint.model import as_list, as_map
 from dgdlint.once import once
+from dgdlint.release import NEWEST, Release
 from dgdlint.webhook_model import FRONTEND_SIDECAR_CONTAINER, ComponentView, GraphView, Value
 
 # Where restored values are said to be: inside the annotation, then the record's spec path.
 RECORD_PATH = ("metadata", "annotations", SPEC_RECORD)
-# corev1.Container's pointer fields: set, even to an empty object or a zero, they are not empty.
-_CONTAINER_POINTERS = frozenset({"securityContext", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle",
-                                 "restartPolicy"})
-# Its other fields (values: the zero value is empty; resources is a struct of two maps and a list).
-_CONTAINER_VALUES = frozenset({"name", "image", "command", "args", "workingDir", "ports", "envFrom", "env", "resources",
-                               "resizePolicy", "restartPolicyRules", "volumeMounts", "volumeDevices",
-                               "terminationMessagePath", "terminationMessagePolicy", "imagePullPolicy", "stdin",
-                               "stdinOnce", "tty"})
-
-
-def _zero(value) -> bool:
-    return value is None or value in ("", False, 0) or (isinstance(value, (list, dict)) and not value)
-
-
-def name_only(container: dict) -> bool | None:
-    """containerHasOnlyName: True when every field but the name is empty (Semantic.DeepEqual with the
-    zero Container), False when one is not, None when dgdlint cannot tell (a field it does not know)."""
-    unknown = False
-    for key, value in container.items():
-        if key == "name" or value is None:
-            continue
-        if key in _CONTAINER_POINTERS:
-            return False
-        if key == "resources":
-            if any(not _zero(part) for part in as_map(value).values()):
-                return False
-        elif key in _CONTAINER_VALUES:
-            if not _zero(value):
-                return False
-        elif not _zero(value):
-            return False
-        else:
-            unknown = True
-    return None if unknown else True
+CONVERTED_VIEWS = "webhook-converted-views"  # the model's memo of converted_views
 
 
 @dataclass
@@ -80,14 +50,15 @@ class HubRestore:
     claims: tuple | None = None  # where restored resource claims are (the record path), the first
     frontend_sidecar: Value | None = None  # the restored v1beta1 frontendSidecar
     grove: Value | None = None  # the restored grove.forceScalingGroup
-    no_pod_template: bool = False  # the service builds no pod template (the record gives it none)
+    no_pod_template: bool = False  # the service's pod template is nil (it builds none, or nothing is left of it)
+    main_dropped: bool = False  # the generated main container dropped (dropGeneratedMainContainer)
 
     def spec_path(self, *names) -> tuple:
         return RECORD_PATH + ("spec", "components", self.index, *names)
 
     @property
     def restores(self) -> bool:
-        return bool(self.added or self.claims or self.frontend_sidecar or self.grove)
+        return bool(self.added or self.claims or self.frontend_sidecar or self.grove or self.main_dropped)
 
 
 def _builds_pod_template(service: dict) -> bool:
@@ -121,7 +92,8 @@ def restore_service(index: int, saved: dict, service: dict, names: list[str]) ->
     has_sidecar = service.get("frontendSidecar") is not None
     template = saved.get("podTemplate")
     containers = as_list(as_map(as_map(template).get("spec")).get("containers"))
-    present = set(names)
+    restore.main_dropped = drops_generated_main(service, template)
+    present = {name for name in names if name != MAIN or not restore.main_dropped}
     for position, container in enumerate(containers):
         container = as_map(container)
         name = container.get("name") or ""
@@ -143,6 +115,10 @@ def restore_service(index: int, saved: dict, service: dict, names: list[str]) ->
             restore.frontend_sidecar = Value(sidecar, restore.spec_path("frontendSidecar"))
     restore.grove = _grove(restore, service, saved)
     restore.no_pod_template = template is None and not _builds_pod_template(service)
+    if restore.main_dropped:
+        # restoreSharedPodTemplateHubOnlyFields: a zero template left is nil unless the record's is zero too
+        left = [name for name in names if name != MAIN] + [name for name, _ in restore.added]
+        restore.no_pod_template = template_left(service, template, left) == "none"
     return restore
 
 
@@ -176,7 +152,10 @@ class RestoredComponentView(ComponentView):
         return super().force_scaling_group
 
     def container_names(self) -> list[str]:
-        return super().container_names() + ([name for name, _ in self.hub.added] if self.hub is not None else [])
+        if self.hub is None:
+            return super().container_names()
+        kept = [name for name in super().container_names() if name != MAIN or not self.hub.main_dropped]
+        return kept + [name for name, _ in self.hub.added]
 
     def dra_claims_path(self) -> tuple | None:
         found = super().dra_claims_path()
@@ -203,3 +182,24 @@ class RestoredGraphView(GraphView):
         return [RestoredComponentView(component, self.alpha, self.hub.get(component.name))
                 for component in self.graph.components]
 
+
+
+def converted_view(graph, release: Release = NEWEST, previous=None) -> GraphView:
+    """The graph as the webhook sees it: a v1alpha1 graph with the v1beta1 fields its `nvidia.com/dgd-spec`
+    restores (ConvertTo; a record that does not decode is skipped), any other graph as written."""
+    view = GraphView(graph, release, previous)
+    found = view.annotation(SPEC_RECORD) if view.alpha else None
+    if found is None or not found.text:
+        return view
+    record = read_spec(found.text, "v1beta1")
+    if record.skipped or record.unread:
+        return view
+    names = {component.component.name: component.container_names() for component in view.components}
+    hub = hub_restores(record, as_map(view.obj.get(("spec", "services"))), names)
+    return RestoredGraphView(graph, release, previous, hub) if hub else view
+
+
+def converted_views(model) -> list[GraphView]:
+    """graph_views with each v1alpha1 graph's restored fields: what the webhook reads after ConvertTo."""
+    return model.memo(CONVERTED_VIEWS, lambda: [converted_view(graph, model.release, model.stored.get(graph.obj.ref))
+                                                for graph in model.graphs])

@@ -20,8 +20,8 @@ from dgdlint.conversion_record import (
     read_spec,
     status_problem,
 )
-from dgdlint.hub_restore import RECORD_PATH, RestoredGraphView, hub_restores
-from dgdlint.model import DGD_KIND, KObject, Model, as_map, model_of
+from dgdlint.hub_restore import CONVERTED_VIEWS, RECORD_PATH, RestoredGraphView, converted_view
+from dgdlint.model import DGD_KIND, KObject, Model, model_of
 from dgdlint.rules.registry import REGISTRY, Hit, rule
 from dgdlint.webhook_model import GraphView, graph_views
 
@@ -32,10 +32,10 @@ _ALPHA_RULES = ("pvc-name-missing", "ingress-host-missing", "operator-annotation
 # The webhook's v1beta1 checks that a field ConvertTo restores can make refuse: frontendSidecar
 # (validateDynamoComponentDeploymentSharedSpec), grove.forceScalingGroup (validateGroveSpec, the Grove name
 # budget through UsesPCSG, a component providerOverride's target), a container's resource claims beside
-# the GPU power limit. Restored containers only add names, so the GPU memory service's client check
-# cannot refuse more.
+# the GPU power limit, and the containers the GPU memory service's clients name (a restored container
+# adds a name, the dropped generated main container takes `main` away).
 _HUB_RULES = ("frontend-sidecar-invalid", "grove-pathway-required", "grove-name-budget", "provider-override-invalid",
-              "gpu-power-limit-invalid")
+              "gpu-power-limit-invalid", "gpu-memory-service-invalid")
 
 
 def _what_it_does(view: GraphView, key: str, text: str) -> str:
@@ -113,35 +113,48 @@ def _alpha_refusals(view: GraphView, path: tuple, record):
                                       f"which the webhook validates in the v1alpha1 view: {inner} ({name})")
 
 
-def _inner_model(model: Model, obj: KObject, hub: dict | None) -> Model:
-    """A model of one graph, for the release and update the check is for; with `hub`, its webhook view
-    carries the v1beta1 fields the conversion restores."""
+def _inner_model(model: Model, obj: KObject, restored: bool) -> Model:
+    """A model of one graph, for the release and update the check is for, whose webhook view is the graph
+    as written or, `restored`, with the v1beta1 fields the conversion restores (for every rule: a rule
+    that reads the converted view reads the same one)."""
     inner = model_of([obj])
     inner.release, inner.stored = model.release, model.stored
-    if hub is not None:
-        inner.memo("webhook-graph-views", lambda: [RestoredGraphView(graph, inner.release,
-                                                                     inner.stored.get(graph.obj.ref), hub)
-                                                   for graph in inner.graphs])
+    views = [converted_view(graph, inner.release, inner.stored.get(graph.obj.ref)) if restored
+             else GraphView(graph, inner.release, inner.stored.get(graph.obj.ref)) for graph in inner.graphs]
+    inner.memo("webhook-graph-views", lambda: views)
+    inner.memo(CONVERTED_VIEWS, lambda: views)
     return inner
 
 
 def _cause(record, restored: GraphView, hit_path: tuple) -> str:
-    """The record's field behind a refusal found outside it: the restored grove of the component."""
+    """The record's field behind a refusal found outside it: the component's restored grove, or the pod
+    template that has the conversion drop its main container."""
     for component in restored.components:
         if component.hub is not None and hit_path[:len(component.path)] == component.path:
             hub = component.hub
-            return record.json_path((hub.grove.path if hub.grove else hub.spec_path())[len(RECORD_PATH):])
+            where = hub.grove.path if hub.grove else hub.spec_path("podTemplate") if hub.main_dropped else \
+                hub.spec_path()
+            return record.json_path(where[len(RECORD_PATH):])
     first = next((component.hub for component in restored.components if component.hub is not None), None)
     return record.json_path(first.spec_path()[len(RECORD_PATH):]) if first else "v1beta1 fields"
 
 
+def _dropped_main(restored: GraphView, hit_path: tuple) -> str:
+    """A note when the refused component lost its generated main container in the conversion."""
+    for component in restored.components:
+        hub = component.hub
+        if hub is not None and hub.main_dropped and (hit_path[:len(component.path)] == component.path
+                                                     or hit_path[:len(hub.spec_path())] == hub.spec_path()):
+            return f"; the conversion drops the main container it generates for {component.component.name}, " \
+                   "which holds nothing but its name, as the record's pod template has no container main"
+    return ""
+
+
 def _hub_refusals(model: Model, view: GraphView, path: tuple, record):
-    names = {component.component.name: component.container_names() for component in view.components}
-    hub = hub_restores(record, as_map(view.obj.get(("spec", "services"))), names)
-    if not hub:
-        return
-    plain, restored = _inner_model(model, view.obj, None), _inner_model(model, view.obj, hub)
+    plain, restored = _inner_model(model, view.obj, False), _inner_model(model, view.obj, True)
     restored_view = graph_views(restored)[0]
+    if not isinstance(restored_view, RestoredGraphView):
+        return
     for name in _HUB_RULES:
         # refused there without the record too (maybe said otherwise: a Grove name shortened anew): not the record's
         seen = {hit.path for hit in REGISTRY[name].check(plain)}
@@ -152,7 +165,7 @@ def _hub_refusals(model: Model, view: GraphView, path: tuple, record):
             where = record.json_path(hit.path[len(RECORD_PATH):]) if inside else _cause(record, restored_view, hit.path)
             yield Hit(view.obj, path, f"{view.obj.label}: annotation {SPEC_RECORD} holds {where}, which the "
                                       f"conversion restores into the object the webhook validates: {hit.message} "
-                                      f"({name})", related=list(hit.related))
+                                      f"({name}){_dropped_main(restored_view, hit.path)}", related=list(hit.related))
 
 
 @rule(
@@ -178,11 +191,15 @@ def _hub_refusals(model: Model, view: GraphView, path: tuple, record):
     Grove pathway, over the Grove name budget as a scaling group, or against a component
     providerOverride's target; and resource claims of a restored container (one the record adds, or
     the record's `sidecar-frontend` lending its fields to the generated one) beside the GPU power
-    limit. Restored containers are the record's with more than a name that the pod lacks. Not judged:
-    an empty generated main container the conversion drops (dgdlint keeps `main`, so it never refuses
-    on its account), the pod template's other metadata, volume-mount fields and the component and
-    container order, which the webhook does not read, and an update's comparison with the stored
-    object. ConvertTo's own errors (merging two containers of one type) cannot occur on decoded input.""",
+    limit. Restored containers are the record's with more than a name that the pod lacks. Where the
+    record's component has a pod template without a container `main`, the conversion drops the `main`
+    container it generated from a service that gives it nothing (no resources, envs, envFromSecret,
+    probes, mounts but the compilation cache, or extraPodSpec.mainContainer field but its name): a
+    restored frontendSidecar or a GPU memory service client naming `main` then names no container, and
+    a pod template left with nothing is none. Not judged: the pod template's other metadata,
+    volume-mount fields and the component and container order, which the webhook does not read, and an
+    update's comparison with the stored object. ConvertTo's own errors (merging two containers of one
+    type) cannot occur on decoded input.""",
     remediation="Remove nvidia.com/dgd-spec and nvidia.com/dgd-status from the manifest; write the fields "
                 "in the spec instead.",
 )
