@@ -690,6 +690,8 @@ MUTANTS = [
      "if False:", "operator-conversion-record-refused"),  # extraPodSpec.mainContainer's image not merged into main
     ("hub_restore.py", "if name != MAIN or not self.hub.main_dropped]", "]",
      "operator-conversion-record-refused"),  # the dropped main still named
+    ("rules/webhook_gpu.py", "names = list(dict.fromkeys(component.container_names() + converted.container_names()))",
+     "names = component.container_names()", "gpu-memory-service-invalid"),  # a client the record adds refused
     ("hub_restore.py", "return found if found is not None or self.hub is None else self.hub.claims", "return found",
      "operator-conversion-record-refused"),  # a restored container's claims not read
     ("hub_restore.py", "if self.hub is not None and self.hub.grove is not None:", "if False:",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from dgdlint.hub_restore import converted_views
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.webhook_model import GPU_POWER_LIMIT, INTER_POD, INTRA_POD, graph_views
@@ -13,7 +14,10 @@ GMS_COMPONENT_TYPES = ("worker", "prefill", "decode")
 NO_FAILOVER_TYPES = ("epp", "frontend", "planner")
 
 
-def _gms_problems(view, component):
+def _gms_problems(view, component, converted):
+    """`converted` is the component as the webhook sees it after ConvertTo restores the record's v1beta1
+    fields: a container it adds is the pod's (a v1alpha1 graph's `nvidia.com/dgd-spec` supplies it); one
+    it takes away (the dropped generated main) is operator-conversion-record-refused's to report."""
     gms = component.gms
     label = component.component.label
     if component.type.text not in GMS_COMPONENT_TYPES:
@@ -26,7 +30,7 @@ def _gms_problems(view, component):
                                     f"(backendFramework is {view.graph.backend_framework or 'unset'!r})"
     if component.gms_mode != INTRA_POD:
         return
-    names = component.container_names()
+    names = list(dict.fromkeys(component.container_names() + converted.container_names()))
     seen = set()
     clients_path = gms.path + ("extraClientContainers",)
     for index, client in enumerate(as_list(as_map(gms.value).get("extraClientContainers"))):
@@ -46,16 +50,17 @@ def _gms_problems(view, component):
     rationale="""The operator's webhook rejects a GPU memory service on a component that is not a worker,
     prefill or decode component, or whose main container asks for no GPU; in the intra-pod layout each
     `extraClientContainers` entry must name a container of the pod, once (a v1alpha1 `frontendSidecar`
-    is a container `sidecar-frontend` of it); the inter-pod layout runs
+    is a container `sidecar-frontend` of it, and so is a container the conversion restores into a
+    v1alpha1 graph from its `nvidia.com/dgd-spec` record); the inter-pod layout runs
     only with vLLM (and only on Grove: grove-pathway-required).""",
     remediation="Put the GPU memory service on a GPU worker, list each client container once by its name, and "
                 "use the inter-pod layout only with backendFramework vllm.",
 )
 def gpu_memory_service_invalid(model: Model):
-    for view in graph_views(model):
-        for component in view.components:
+    for view, converted in zip(graph_views(model), converted_views(model), strict=True):
+        for component, restored in zip(view.components, converted.components, strict=True):
             if component.gms is not None:
-                for path, message in _gms_problems(view, component):
+                for path, message in _gms_problems(view, component, restored):
                     yield Hit(view.obj, path, message)
 
 
