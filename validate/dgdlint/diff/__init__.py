@@ -2,8 +2,10 @@
 
 Both sides go through load and model; objects are paired by (group, kind, namespace, name) and compared
 through the normalized model only, so a v1alpha1 side and a v1beta1 side of one deployment compare by
-meaning, not by shape. The rules' metadata is in the catalogue (dgdlint.rules.catalogue.DIFF_RULES);
-the command line in dgdlint.commands.diff."""
+meaning, not by shape. The webhook's update checks read each side as the webhook gets it: a v1alpha1
+graph converted, with the v1beta1 fields its `nvidia.com/dgd-spec` record restores (hub_restore). The
+rules' metadata is in the catalogue (dgdlint.rules.catalogue.DIFF_RULES); the command line in
+dgdlint.commands.diff."""
 
 from __future__ import annotations
 
@@ -13,10 +15,10 @@ from dgdlint.diff.comparison import Comparison, index_by_key, location, object_k
 from dgdlint.diff.deployment import immutable_fields, sessions_lost
 from dgdlint.diff.views import quantity, worker_view
 from dgdlint.findings import Finding
+from dgdlint.hub_restore import converted_view
 from dgdlint.model import Model
 from dgdlint.rules.catalogue import DIFF_RULES
 from dgdlint.rules.webhook_update import REPLACED_ON_UPDATE, update_changes
-from dgdlint.webhook_model import GraphView
 
 __all__ = ["DIFF_RULES", "compare", "quantity", "replaced_on_update", "worker_view"]
 
@@ -31,7 +33,8 @@ def compare(old: Model, new: Model) -> list[Finding]:
         if new_graph is None:
             continue
         immutable_fields(run, old_graph, new_graph)
-        views = GraphView(old_graph), GraphView(new_graph, previous=old_graph.obj)
+        # as the webhook compares them: a v1alpha1 side with the v1beta1 fields its dgd-spec record restores
+        views = converted_view(old_graph), converted_view(new_graph, previous=old_graph.obj)
         for change in update_changes(*views, new.release):
             run.add(change.rule, new_graph.obj, change.path, change.message,
                     location(old_graph.obj, change.old_path, change.old_note))

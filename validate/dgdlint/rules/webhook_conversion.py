@@ -197,9 +197,9 @@ def _hub_refusals(model: Model, view: GraphView, path: tuple, record):
     probes, mounts but the compilation cache, or extraPodSpec.mainContainer field but its name): a
     restored frontendSidecar or a GPU memory service client naming `main` then names no container, and
     a pod template left with nothing is none. Not judged: the pod template's other metadata,
-    volume-mount fields and the component and container order, which the webhook does not read, and an
-    update's comparison with the stored object. ConvertTo's own errors (merging two containers of one
-    type) cannot occur on decoded input.""",
+    volume-mount fields and the component and container order, which the webhook does not read. An
+    update's comparison with the stored object (`dgdlint diff`) reads the restored fields of both sides.
+    ConvertTo's own errors (merging two containers of one type) cannot occur on decoded input.""",
     remediation="Remove nvidia.com/dgd-spec and nvidia.com/dgd-status from the manifest; write the fields "
                 "in the spec instead.",
 )
