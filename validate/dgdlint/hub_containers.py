@@ -108,7 +108,9 @@ def _flat_zero(value) -> bool:
 def template_left(service: dict, template: dict, names: list[str]) -> str:
     """What of a service's pod template is left after `main` is dropped and the record's containers
     added (`names`): "pod" when anything, "zero" when a zero template that the conversion keeps (the
-    record's template is zero too), "none" when nilIfEmptyPodTemplate makes it nil."""
+    record's template is zero too), "none" when nilIfEmptyPodTemplate makes it nil. An empty object
+    (`nodeSelector: {}`, a map, or `securityContext: {}`, a pointer) counts as content: dgdlint does
+    not tell them apart. Either way a frontendSidecar naming main is refused; only the message differs."""
     metadata = as_map(service.get("extraPodMetadata"))
     extra = as_map(service.get("extraPodSpec"))
     record_metadata = as_map(as_map(template).get("metadata"))
@@ -116,6 +118,7 @@ def template_left(service: dict, template: dict, names: list[str]) -> str:
             or not _flat_zero({k: v for k, v in extra.items() if k not in ("mainContainer", "containers")}) \
             or not _flat_zero({k: v for k, v in record_metadata.items() if k not in _SERVICE_METADATA}):
         return "pod"
+    template = as_map(template)
     record_zero = set(template) <= {"metadata", "spec"} and _flat_zero(template.get("metadata")) \
         and _flat_zero(template.get("spec"))
     return "zero" if record_zero else "none"

@@ -151,10 +151,11 @@ def _dropped_main(restored: GraphView, hit_path: tuple) -> str:
 
 
 def _hub_refusals(model: Model, view: GraphView, path: tuple, record):
-    plain, restored = _inner_model(model, view.obj, False), _inner_model(model, view.obj, True)
+    restored = _inner_model(model, view.obj, True)
     restored_view = graph_views(restored)[0]
-    if not isinstance(restored_view, RestoredGraphView):
+    if not isinstance(restored_view, RestoredGraphView):  # nothing the webhook reads is restored
         return
+    plain = _inner_model(model, view.obj, False)
     for name in _HUB_RULES:
         # refused there without the record too (maybe said otherwise: a Grove name shortened anew): not the record's
         seen = {hit.path for hit in REGISTRY[name].check(plain)}
