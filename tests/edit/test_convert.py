@@ -327,3 +327,31 @@ spec:
     replicas: 1
 """)
     assert err.count("[convert-field-dropped]") == 2
+
+
+def test_diff_shows_the_conversion_writes_nothing_and_fails_while_a_file_would_change(capsys, tmp_path):
+    """`convert --diff` behaves as `fix --diff` (and `ruff format --diff`): a unified diff of what --write would
+    write on stdout, nothing written, exit 1 while a file would change and 0 once none would."""
+    import difflib
+
+    source = tmp_path / "graph.yaml"
+    source.write_text(SOURCE)
+    code, converted, _ = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", "--diff", str(source))
+    assert (code, source.read_text()) == (1, SOURCE)
+    expected = difflib.unified_diff(SOURCE.splitlines(keepends=True), converted.splitlines(keepends=True),
+                                    f"a/{source}", f"b/{source}")
+    assert out == "".join(expected) and "+  components:\n" in out
+    assert err.endswith("dgdlint: would convert 1 file; nothing written\n")
+    assert run(capsys, "convert", "--to", "v1beta1", "--write", str(source))[0] == 0
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", "--diff", str(source))
+    assert (code, out) == (0, "") and "nothing to convert" in err
+
+
+def test_diff_and_write_together_are_a_usage_error(capsys, tmp_path):
+    source = tmp_path / "graph.yaml"
+    source.write_text(SOURCE)
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", "--diff", "--write", str(source))
+    assert (code, out, source.read_text()) == (2, "", SOURCE)
+    assert err == "dgdlint convert: error: --diff and --write cannot be used together (--diff writes nothing)\n"

@@ -88,7 +88,7 @@ def test_edge_gets_dflash_off_by_replacing_the_entry_not_adding_a_second(capsys,
     target = tmp_path / "edge.yaml"
     shutil.copy(EDGE, target)
     code, out, err = run(capsys, "fix", "--diff", str(target))
-    assert code == 0 and target.read_text() == EDGE.read_text()  # --diff writes nothing
+    assert code == 1 and target.read_text() == EDGE.read_text()  # --diff writes nothing, and fails while a fix waits
     assert out == f"""\
 --- a/{target}
 +++ b/{target}
@@ -103,7 +103,8 @@ def test_edge_gets_dflash_off_by_replacing_the_entry_not_adding_a_second(capsys,
          - name: NIM_DYNAMO_WORKER
 """
     assert f"{target}:118: info: DynamoGraphDeployment cosmos3-reasoner component ReasonerWorker: " \
-           "NIM_USE_DFLASH=0 (variant edge has no DFlash draft) [edge-dflash-enabled] [fixed]" in err
+           "NIM_USE_DFLASH=0 (variant edge has no DFlash draft) [edge-dflash-enabled] [would-fix]" in err
+    assert "[fixed]" not in err and err.endswith("dgdlint: would fix 1 finding in 1 file; nothing written\n")
 
 
 def test_an_ignore_annotation_with_a_reason_keeps_the_fix_away(capsys, tmp_path):
@@ -259,7 +260,7 @@ def test_a_literal_key_is_taken_from_the_secret_the_set_ships_and_never_shown(ca
     target.write_text("apiVersion: v1\nkind: Secret\nmetadata:\n  name: nim-keys\ntype: Opaque\n"
                       "data:\n  NGC_API_KEY: bm90LWEta2V5\n---\n" + text)
     code, out, err = run(capsys, "fix", "--diff", str(target))
-    assert code == 0 and SECRET_VALUE not in err and "NGC_API_KEY from Secret nim-keys, key NGC_API_KEY, its literal " \
+    assert code == 1 and SECRET_VALUE not in err and "NGC_API_KEY from Secret nim-keys, key NGC_API_KEY, its literal " \
         "value removed from the file (rotate the key: it stays in the file's history)" in err
     added = [line[1:] for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")]
     assert added == ["          valueFrom:", "            secretKeyRef:", "              name: nim-keys",
@@ -322,8 +323,8 @@ def test_a_job_gets_the_pull_secret_for_nvcr_the_set_ships(capsys, tmp_path, enc
     target.write_text(_pull_secret("hub-pull", "https://index.docker.io/v1/", encoded)
                       + _pull_secret("ngc-pull", "https://nvcr.io", encoded) + PULL.read_text())
     code, out, err = run(capsys, "fix", "--diff", str(target))
-    assert code == 0 and "Job cosmos3-reasoner-download: imagePullSecrets [ngc-pull], the pull secret for nvcr.io " \
-        "the set uses [image-pull-secret-missing] [fixed]" in err
+    assert code == 1 and "Job cosmos3-reasoner-download: imagePullSecrets [ngc-pull], the pull secret for nvcr.io " \
+        "the set uses [image-pull-secret-missing] [would-fix]" in err
     added = [line[1:] for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")]
     assert added == ["      imagePullSecrets:", "        - name: ngc-pull"]
 

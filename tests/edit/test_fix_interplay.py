@@ -102,13 +102,13 @@ def test_the_diff_never_shows_a_key_in_a_changed_or_a_context_line(capsys, tmp_p
     target = tmp_path / "set.yaml"
     shutil.copy(CASES / "repeat-beside-unfixable-key.yaml", target)
     code, out, err = run(capsys, "fix", "--diff", str(target))
-    assert code == 0 and "[duplicate-env] [fixed]" in err and KEY not in out + err
+    assert code == 1 and "[duplicate-env] [would-fix]" in err and KEY not in out + err
     assert "           value: <not shown>\n" in out  # the context line of the literal key
     shutil.copy(Path(__file__).parents[1] / "rules" / "ngc-api-key-literal" / "fail" / "worker-key-literal.yaml",
                 target)
     code, out, _ = run(capsys, "fix", "--diff", str(target))
-    assert code == 0 and KEY not in out and "-          value: <not shown>\n" in out
+    assert code == 1 and KEY not in out and "-          value: <not shown>\n" in out
     short = target.read_text().replace(KEY, "hunter22")  # a key that does not look like one is known all the same
     target.write_text(short)
     code, out, _ = run(capsys, "fix", "--diff", str(target))
-    assert code == 0 and "hunter22" not in out and "-          value: <not shown>\n" in out
+    assert code == 1 and "hunter22" not in out and "-          value: <not shown>\n" in out

@@ -191,12 +191,13 @@ EDIT_PACKAGE = Path(__file__).resolve().parents[2] / "validate" / "dgdlint" / "e
 
 def test_explain_says_what_each_note_code_of_convert_and_fix_means(capsys):
     """Every code the edit modules put in a note (a quoted kebab-case word starting edit-, convert- or fix-,
-    or `fixed`) has a meaning that `dgdlint explain` prints, so a code seen in the output can be looked up."""
+    or `fixed`, `would-fix`) has a meaning that `dgdlint explain` prints, so a code seen in the output can be
+    looked up."""
     import re
 
     from dgdlint.edit.notes import EDIT_NOTES
 
-    code_pattern = re.compile(r'"((?:edit|convert|fix)-[a-z-]+|fixed)"')
+    code_pattern = re.compile(r'"((?:edit|convert|fix)-[a-z-]+|fixed|would-fix)"')
     used = {code for path in EDIT_PACKAGE.glob("*.py") for code in code_pattern.findall(path.read_text())}
     assert "edit-refused" in used and sorted(used) == sorted(EDIT_NOTES)
     for code in sorted(used):

@@ -11,7 +11,8 @@ dgdlint fix deploy/reasoner.yaml"""
 
 def add_arguments(parser) -> None:
     parser.add_argument("paths", nargs="+", metavar="FILE", help="YAML files")
-    parser.add_argument("--diff", action="store_true", help="show the change as a unified diff; write nothing")
+    parser.add_argument("--diff", action="store_true", help="show the change as a unified diff; write nothing "
+                                                                 "(exit 1 when a file would change)")
     parser.add_argument("--config", metavar="FILE", help="configuration file (default: .dgdlint.yaml or "
                                                          "[tool.dgdlint] in pyproject.toml); a rule it turns off "
                                                          "is not fixed")

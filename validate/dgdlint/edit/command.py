@@ -1,5 +1,6 @@
 """The edit commands' work, independent of argument parsing: convert files, fix files, and write the results
-all at once or not at all. Returns exit codes (0 ok, 1 an error note or a file refused, 2 usage)."""
+all at once or not at all. Returns exit codes (0 ok, 1 an error note or a file refused, or with --diff a file
+the command would change, 2 usage)."""
 
 from __future__ import annotations
 
@@ -152,11 +153,14 @@ def _nothing_to_convert(files: dict[str, EditableFile], to: str) -> str | None:
         (f" ({already} {'is' if already == 1 else 'are'} already {GROUP}/{to})" if already else "")
 
 
-def run_convert(paths: list[str], to: str, write: bool) -> int:
+def run_convert(paths: list[str], to: str, write: bool, diff: bool = False) -> int:
+    """Converted YAML on stdout (exit 0), or the files rewritten (--write), or a unified diff (--diff: exit 1
+    when a file would change, as `fix --diff`)."""
     from dgdlint.edit.convert import convert_file
 
     paths = _once(paths)  # a file (or stdin) named twice is read and converted once
-    problem = _missing(paths, stdin_ok=not write)
+    problem = "--diff and --write cannot be used together (--diff writes nothing)" if diff and write \
+        else _missing(paths, stdin_ok=not write)
     if problem:  # said as every command says a usage error: `dgdlint COMMAND: error: ...`
         print(f"dgdlint convert: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
@@ -173,6 +177,12 @@ def run_convert(paths: list[str], to: str, write: bool) -> int:
         print(f"dgdlint: {nothing}", file=sys.stderr)
     if write:
         return _write({p: t for p, t in texts.items() if files[p].changed}, notes)
+    if diff:
+        changed = {p: t for p, t in texts.items() if files[p].changed and t != files[p].text}
+        _print_diffs({p: files[p].text for p in changed}, changed, _secrets_in(files))
+        if changed:
+            print(f"dgdlint: would convert {_count(len(changed), 'file')}; nothing written", file=sys.stderr)
+        return EXIT_FINDINGS if failed or changed else EXIT_OK
     for index, path in enumerate(p for p in paths if p in texts):
         text = texts[path]
         if index and not text.startswith("---"):
@@ -217,6 +227,18 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotatio
     texts = _render_all(files, notes)
     originals = {p: files[p].text for p in texts}
     return originals, {p: t for p, t in texts.items() if t != originals[p]}
+
+
+def _secrets_in(files: dict[str, EditableFile]) -> set[str]:
+    """The literal secret values of the files as read (see _secret_values), which a diff does not show."""
+    from dgdlint.load import LoadResult, load_text
+    from dgdlint.model import build_model
+    from dgdlint.rules.hygiene import SECRET_ENV
+
+    loaded = LoadResult()
+    for path, edit in files.items():
+        load_text(path, edit.text, loaded)
+    return _secret_values(build_model(loaded), SECRET_ENV)
 
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL", re.IGNORECASE)
@@ -270,15 +292,30 @@ def run_fix(paths: list[str], diff: bool, config=None, command: str = "fix") -> 
     notes: list[Note] = []
     secrets: set[str] = set()
     originals, fixed = fix_texts(paths, notes, config=config, secrets=secrets)
+    if diff:  # nothing is written: what a note calls fixed would be
+        notes = [Note(n.file, n.line, n.severity, "would-fix", n.message) if n.code == "fixed" else n for n in notes]
     _report(notes)
     failed = any(n.severity == "error" for n in notes)
     if not fixed and not failed:
         print("dgdlint: nothing to fix", file=sys.stderr)
         return EXIT_OK
     if diff:  # a refused file (it does not parse, or holds what the round trip cannot keep) is no diff
-        for path, text in fixed.items():
-            lines = difflib.unified_diff(originals[path].splitlines(keepends=True), text.splitlines(keepends=True),
-                                         f"a/{path}", f"b/{path}")
-            sys.stdout.writelines(without_secrets(line, secrets) for line in lines)
-        return EXIT_FINDINGS if failed else EXIT_OK
+        _print_diffs(originals, fixed, secrets)
+        if fixed:  # as `ruff check --diff`: exit 1 while a fix is pending
+            done = sum(n.code == "would-fix" for n in notes)
+            print(f"dgdlint: would fix {_count(done, 'finding')} in {_count(len(fixed), 'file')}; nothing written",
+                  file=sys.stderr)
+        return EXIT_FINDINGS
     return _write(fixed, notes)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _print_diffs(originals: dict[str, str], changed: dict[str, str], secrets: set[str] = frozenset()) -> None:
+    """Each changed file as a unified diff on stdout, values that look like secrets not shown."""
+    for path, text in changed.items():
+        lines = difflib.unified_diff(originals[path].splitlines(keepends=True), text.splitlines(keepends=True),
+                                     f"a/{path}", f"b/{path}")
+        _print_yaml("".join(without_secrets(line, secrets) for line in lines))

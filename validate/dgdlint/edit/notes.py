@@ -53,6 +53,8 @@ EDIT_NOTES = {
                                  "the operator converts it, and the component no longer names it as its frontend "
                                  "sidecar; an info when only its container name changes."),
     "fixed": ("fix", "info", "A finding repaired; the rule it repairs is named in brackets before the code."),
+    "would-fix": ("fix --diff", "info", "A finding `fix` would repair (--diff writes nothing); the rule is named in "
+                                        "brackets before the code."),
     "fix-ambiguous": ("fix", "warning",
                       "A finding with more than one answer (two endpoints, a value from a Secret, a key "
                       "whose Secret the set does not name once, a flag whose place in a script is not "
