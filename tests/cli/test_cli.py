@@ -67,9 +67,41 @@ def test_usage_errors_exit_2(capsys, tmp_path):
 
 def test_output_writes_the_report_to_a_file(capsys, tmp_path):
     target = tmp_path / "report.json"
-    code, out, _ = run(capsys, "check", "--format", "json", "--output", str(target), str(BASE))
+    code, out, err = run(capsys, "check", "--format", "json", "--output", str(target), str(BASE))
     assert code == 0 and out == ""
     assert json.loads(target.read_text())["summary"]["errors"] == 0
+    assert err == f"dgdlint: 0 errors, 0 warnings, 0 info; wrote json to {target}\n"
+
+
+FAILING = ROOT / "tests" / "rules" / "edge-dflash-enabled" / "fail" / "edge-worker-dflash-on.yaml"
+
+
+@pytest.mark.parametrize("command", ["check", "plan", "diff"])
+def test_reports_all_written_to_files_leave_one_line_on_stderr_with_the_counts(capsys, tmp_path, command):
+    """Every report to a file: stdout stays empty and stderr says what the run found and where it went, so the
+    run is not silent; the counts are those of the JSON report."""
+    first, data = tmp_path / "first.out", tmp_path / "out.json"
+    name = "markdown" if command == "plan" else "sarif"
+    paths = [str(BASE), str(FAILING)] if command == "diff" else [str(FAILING)]
+    code, out, err = run(capsys, command, "--format", f"{name}={first}", "--format", f"json={data}", *paths)
+    report = json.loads(data.read_text())
+    if command == "plan":
+        severities = [finding["severity"] for finding in report["findings"]]
+        errors, warnings, infos = (severities.count(s) for s in ("error", "warning", "info"))
+    else:
+        errors, warnings, infos = (report["summary"][key] for key in ("errors", "warnings", "infos"))
+    assert (code, out) == (1 if errors else 0, "") and first.read_text()
+    assert err.splitlines()[-1] == (f"dgdlint: {errors} error{'s' * (errors != 1)}, "
+                                    f"{warnings} warning{'s' * (warnings != 1)}, {infos} info; "
+                                    f"wrote {name} to {first}, json to {data}")
+    assert command == "plan" or errors >= 1
+
+
+def test_a_report_to_a_file_beside_one_on_stdout_is_named_on_stderr_without_counts(capsys, tmp_path):
+    sarif = tmp_path / "out.sarif"
+    code, out, err = run(capsys, "check", "--format", "text", "--format", f"sarif={sarif}", str(BASE))
+    assert code == 0 and out.startswith("0 errors, 0 warnings, 0 info in 1 file")
+    assert err == f"dgdlint: wrote sarif to {sarif}\n" and json.loads(sarif.read_text())["version"] == "2.1.0"
 
 
 def test_crd_from_the_environment_turns_the_schema_stage_on(capsys, monkeypatch, dynamo_crds):

@@ -46,7 +46,7 @@ def run(args) -> int:
     locations.relocate(result.findings, loaded_inputs.rendered, getattr(args, "values", None), args.chart)
     outcome.apply(result, decisions)
     failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
-    return outcome.report(args, outcome.render_findings(result, args), failed)
+    return outcome.report(args, outcome.render_findings(result, args), failed, result)
 
 
 def _fix_first(args, config) -> None:

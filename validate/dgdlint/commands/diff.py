@@ -134,4 +134,4 @@ def run(args) -> int:
         result.findings += compare(old_model, result.model)
     outcome.apply(result, decisions)
     failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
-    return outcome.report(args, outcome.render_findings(result, args), failed)
+    return outcome.report(args, outcome.render_findings(result, args), failed, result)

@@ -57,14 +57,24 @@ def apply(result, decisions: Policy) -> None:
     apply_policy(result, decisions.config, annotations=decisions.annotations, baseline=decisions.baseline)
 
 
-def report(args, render: Callable[[str], str], failed: bool) -> int:
-    """Write `render(format)` for each --format FMT[=FILE]; the exit code."""
+def report(args, render: Callable[[str], str], failed: bool, result=None) -> int:
+    """Write `render(format)` for each --format FMT[=FILE]; the exit code. The reports written to files are
+    named in one line on stderr (as pytest's `generated xml file`), which starts with the counts of `result`
+    when no report went to stdout: a run whose every report goes to a file is not silent."""
     from dgdlint.report import write_report
+    from dgdlint.report.text import counts
 
-    for name, target in outputs(args):
+    written = []
+    targets = outputs(args)
+    for name, target in targets:
         problem = write_report(render(name), target)
         if problem:
             raise UsageProblem(problem)
+        if target is not None:
+            written.append(f"{name} to {target}")
+    if written:
+        head = f"{counts(result)}; " if result is not None and all(t is not None for _n, t in targets) else ""
+        print(f"dgdlint: {head}wrote {', '.join(written)}", file=sys.stderr)
     return EXIT_FINDINGS if failed else EXIT_OK
 
 

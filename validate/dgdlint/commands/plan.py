@@ -44,4 +44,4 @@ def run(args) -> int:
     outcome.apply(result, decisions)
     result.findings = plan.findings = [f for f in result.findings if in_plan_scope(f)]
     failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
-    return outcome.report(args, lambda name: PLAN_FORMATS[name](plan), failed)
+    return outcome.report(args, lambda name: PLAN_FORMATS[name](plan), failed, result)

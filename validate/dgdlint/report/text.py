@@ -43,8 +43,12 @@ def render(result: CheckResult, show_fix: bool = False) -> str:
         extra += f", {data['suppressed']} suppressed"
     if data["baselined"]:
         extra += f", {data['baselined']} in the baseline"
-    lines.append(
-        f"{_plural(data['errors'], 'error')}, {_plural(data['warnings'], 'warning')}, {data['infos']} info{extra} "
-        f"in {_plural(data['files'], 'file')} ({_plural(data['objects'], 'object')}; {schema})"
-    )
+    lines.append(f"{counts(result)}{extra} in {_plural(data['files'], 'file')} "
+                 f"({_plural(data['objects'], 'object')}; {schema})")
     return "\n".join(lines) + "\n"
+
+
+def counts(result: CheckResult) -> str:
+    """`1 error, 2 warnings, 0 info`: the head of the summary line."""
+    return f"{_plural(result.count('error'), 'error')}, {_plural(result.count('warning'), 'warning')}, " \
+           f"{result.count('info')} info"
