@@ -70,6 +70,23 @@ def test_junit_has_one_testcase_per_object_and_rule(capsys, tmp_path):
     assert root.get("failures") == "1"
 
 
+def test_junit_testcases_carry_the_file_and_the_line_of_the_failure(capsys, tmp_path):
+    """As pytest's junitxml writes them (`file`, `line` on the testcase; GitLab and Jenkins read them): a failing
+    case at its finding's line (the one the JSON report gives), a passing one at its object's first line."""
+    target = job_without_tag(tmp_path)
+    code, out = run(capsys, "check", "--format", "junit", target)
+    _, report = run(capsys, "check", "--format", "json", target)
+    [finding] = [f for f in json.loads(report)["findings"] if f["rule"] == "image-tag-pinned"]
+    cases = ET.fromstring(out).findall(".//testcase")
+    [failing] = [c for c in cases if c.find("failure") is not None]
+    assert (failing.get("file"), failing.get("line")) == (str(target), str(finding["line"]))
+    text = (tmp_path / "set.yaml").read_text().splitlines()
+    for case in cases:
+        assert case.get("file") == str(target) and int(case.get("line")) >= 1
+        if case is not failing:  # an object starts at its line: `apiVersion:` or `kind:` is there
+            assert text[int(case.get("line")) - 1].split(":")[0].strip() in {"apiVersion", "kind", "metadata"}
+
+
 def test_github_annotations_escape_and_are_the_default_under_actions(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     code, out = run(capsys, "check", job_without_tag(tmp_path))

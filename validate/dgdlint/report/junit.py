@@ -1,5 +1,7 @@
 """JUnit XML: one testsuite per file, one testcase per object and rule (a failure where the rule found
-something), so CI dashboards show what was checked, not only what failed."""
+something), so CI dashboards show what was checked, not only what failed. A testcase carries `file` and
+`line` (as pytest's junitxml writes them, which GitLab and Jenkins read): the first failure's line, else the
+object's first line."""
 
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ def _applicable_rules(kind: str):
 def render(result: CheckResult, **_options) -> str:
     by_case: dict[tuple[str, str, str], list] = defaultdict(list)
     cases: dict[str, dict[tuple[str, str], None]] = defaultdict(dict)
+    starts: dict[tuple[str, str], int] = {}  # (file, object ref) -> the object's first line
     for obj in result.model.objects:
+        starts.setdefault((obj.file, obj.ref), obj.position(())[0])
         for rule in ["schema", *_applicable_rules(obj.kind)]:
             cases[obj.file][(obj.ref, rule)] = None
     for f in result.findings:
@@ -33,7 +37,11 @@ def render(result: CheckResult, **_options) -> str:
         suite_failures = 0
         for ref, rule in cases[file]:
             case = ET.SubElement(suite, "testcase", classname=ref, name=rule, file=file)
-            found = [f for f in by_case.get((file, ref, rule), []) if f.severity in ("error", "warning")]
+            every = by_case.get((file, ref, rule), [])
+            found = [f for f in every if f.severity in ("error", "warning")]
+            line = min((f.line for f in found or every if f.line), default=starts.get((file, ref)))
+            if line:
+                case.set("line", str(line))
             for f in found:
                 element = ET.SubElement(case, "failure", type=f.severity, message=f.message)
                 element.text = f"{f.file}:{f.line}:{f.column} {f.path}\n{f.remediation}"
