@@ -191,3 +191,23 @@ def test_built_in_kinds_of_k8s_io_groups_are_schema_checked(capsys, tmp_path):
                        "  bogusField: 1\n")
     code, out, _ = run(capsys, "check", str(ingress))
     assert code == 1 and f"{ingress}:6:3: error kubernetes-schema spec.bogusField: unknown field 'bogusField'" in out
+
+
+def test_the_json_summary_counts_each_severity_under_the_keys_the_readme_names(capsys):
+    """`infos` (plural, as `errors` and `warnings`) is kept for the consumers that read it; the README names the
+    keys, and each count is that of the findings' severities and of the text summary."""
+    target = ROOT / "tests" / "rules" / "gpu-product-unknown" / "fail" / "bare-h100-label.yaml"
+    code, out, _ = run(capsys, "check", "--format", "json", str(target))
+    report = json.loads(out)
+    severities = [finding["severity"] for finding in report["findings"]]
+    counts = {"errors": severities.count("error"), "warnings": severities.count("warning"),
+              "infos": severities.count("info")}
+    assert code == 0 and counts["infos"] >= 1
+    assert {key: report["summary"][key] for key in counts} == counts
+    readme = (ROOT / "README.md").read_text()
+    said = re.search(r"`summary` counts by severity in plural keys,\s+(.*?):\n", readme, re.S)[1]
+    documented = [name for name in re.findall(r"`([a-z_]+)`", said) if name not in ("error", "warning", "info")]
+    assert documented == list(report["summary"])
+    _, text, _ = run(capsys, "check", str(target))
+    assert text.splitlines()[-1].startswith(f"{counts['errors']} errors, {counts['warnings']} warnings, "
+                                            f"{counts['infos']} info in 1 file")
