@@ -115,9 +115,46 @@ def test_a_failure_on_a_value_from_set_names_the_expression_not_the_values_file(
     message = ("values don't meet the specifications of the schema(s) in the following chart(s): cosmos3-reasoner: "
                "- at '/worker/extraEnv/0/valueFrom/fileKeyRef/path': '../x' does not match pattern")
     from_set = render_finding("charts/cosmos3-reasoner", message, [str(values)],
-                              ["worker.extraEnv[0].valueFrom.fileKeyRef.path"])
+                              [("--set", "worker.extraEnv[0].valueFrom.fileKeyRef.path")])
     assert (from_set.file, from_set.line) == ("charts/cosmos3-reasoner", 1)
     assert from_set.message.endswith("(the value comes from --set worker.extraEnv[0].valueFrom.fileKeyRef.path)")
     from_file = render_finding("charts/cosmos3-reasoner", message, [str(values)], [])
     assert (from_file.file, from_file.line) == (str(values), 5)
     assert "--set" not in from_file.message
+
+
+GPUS_SCHEMA = "at '/model/gpus': got string, want null or integer"
+GPUS_CHECK = 'model.gpus 3 is not supported for variant "nano" precision "fp8"'
+ATTRIBUTED = {  # the flags as given -> what the chart refuses, and the flag and key the finding names
+    "--set-string over --set": (("--set", "model.gpus=1", "--set-string", "model.gpus=1"),
+                                GPUS_SCHEMA, "--set-string model.gpus"),
+    "--set-string first on the command line, still applied last": (
+        ("--set-string", "model.gpus=1", "--set", "model.gpus=1"), GPUS_SCHEMA, "--set-string model.gpus"),
+    "--set, beside a --set-string of another key": (
+        ("--set", "model.gpus=3", "--set-string", "model.precision=fp8,mode=regular"), GPUS_CHECK, "--set model.gpus"),
+    "one key among several of an expression": (("--set", "mode=regular,model.gpus=1", "--set-string",
+                                                "model.variant=nano,model.gpus=1"), GPUS_SCHEMA,
+                                               "--set-string model.gpus"),
+}
+
+
+@pytest.mark.parametrize("engine", ["helm", "helm4", "sdk"])
+@pytest.mark.parametrize("case", list(ATTRIBUTED))
+def test_a_refused_value_is_attributed_to_the_flag_that_set_it_last(capsys, monkeypatch, tmp_path, case, engine):
+    """Helm applies the -f files, then every --set, then every --set-string (pkg/cli/values), whatever their
+    order on the command line: a --set-string of a key a --set also gives is the value the chart gets, and the
+    helm-render finding names that flag. The same with the Helm 3 and 4 CLIs and the embedded SDK."""
+    from dgdlint.cli import main
+    from refdata import ROOT
+
+    flags, refused, named = ATTRIBUTED[case]
+    if engine != "sdk":
+        (tmp_path / "helm").symlink_to(require_tool(engine))
+        monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    monkeypatch.chdir(ROOT)
+    code = main(["check", "--engine", "sdk" if engine == "sdk" else "binary", "--chart", "charts/cosmos3-reasoner",
+                 "-f", "values/nano-fp8.yaml", "--format", "json", *flags])
+    [finding] = json.loads(capsys.readouterr().out)["findings"]
+    assert code == 1 and finding["rule"] == "helm-render" and refused in finding["message"]
+    assert finding["message"].endswith(f"(the value comes from {named})")
+    assert (finding["file"], finding["line"]) == ("charts/cosmos3-reasoner", 1)

@@ -285,18 +285,24 @@ def _key_named(message: str) -> tuple | None:
 
 def render_finding(chart: str, message: str, values_files=(), set_keys=()):
     """A chart that does not render is input that does not parse: one error finding. It is placed at the
-    values-file line holding the key the failure names, unless that key came from --set (then at the chart),
+    values-file line holding the key the failure names, unless that key came from --set or --set-string (then
+    at the chart, naming the flag and key that set it last: `set_keys` is (flag, key) pairs in Helm's order),
     else at the template the error names."""
     from dgdlint.findings import Finding
 
     file, line, column, field = chart, 1, 1, ""
     key = _key_named(message)
     dotted = ".".join(map(str, key)) if key is not None else ""
-    def indexed(text: str) -> str:  # `a[0].b` as the schema's pointer has it: a.0.b
-        return re.sub(r"\[(\d+)\]", r".\1", text)
+    def parts(text: str) -> list[str]:  # `a[0].b` as the schema's pointer has it: a, 0, b
+        return re.sub(r"\[(\d+)\]", r".\1", text).split(".")
 
-    from_set = next((k for k in set_keys if key is not None and (dotted.startswith(indexed(k))
-                                                                  or indexed(k).startswith(dotted))), None)
+    def related(given: str) -> bool:  # the key set, or a map above it or below it
+        wanted, named = parts(dotted), parts(given)
+        return wanted[:len(named)] == named or named[:len(wanted)] == wanted
+
+    # The last flag to name the key is the one whose value Helm kept (--set-string after --set).
+    from_set = next((f"{flag} {k}" for flag, k in reversed(list(set_keys)) if key is not None and related(k)),
+                    None)
     located = _locate_in_values(list(values_files), key) if key and values_files and not from_set else None
     template = re.search(r"execution error at \(([^():\s]+\.(?:yaml|tpl|txt)):([0-9]+):([0-9]+)\)", message) or \
         re.search(r"\(([^():\s]+\.(?:yaml|tpl|txt)):([0-9]+):([0-9]+)\)", message)
@@ -308,7 +314,7 @@ def render_finding(chart: str, message: str, values_files=(), set_keys=()):
         parent = os.path.dirname(os.path.abspath(chart)) if os.path.isdir(chart) else ""
         file = os.path.relpath(os.path.join(parent, template.group(1)))
         line, column = int(template.group(2)), int(template.group(3))
-    said = f" (the value comes from --set {from_set})" if from_set and not located else ""
+    said = f" (the value comes from {from_set})" if from_set and not located else ""
     return Finding(rule="helm-render", severity="error", stage="parse", file=file, line=line, column=column,
                    path=field, message=f"the chart did not render: {_without_keys(' '.join(message.split()))}{said}",
                    remediation="Fix the values named in the message (the chart's schema and checks say what "

@@ -67,6 +67,19 @@ def apply_set(values: dict, expression: str, parse: Parse) -> None:
             break  # the expression ended before a value: what it named is left as it was, as Helm leaves it
 
 
+def keys_of(expression: str) -> list[str]:
+    """The keys of one expression as written, in order (`a.b=1,c[0]=x\\,y` -> a.b, c[0]): a `,` escaped or
+    inside a `{...}` list value separates nothing, as strvals reads it."""
+    reader, keys = _Reader(expression), []
+    while reader.pos < len(expression):
+        start = reader.pos
+        _, stop = reader.until("=,")
+        if stop == "=":
+            keys.append(expression[start:reader.pos - 1].strip())
+            reader.value_text()
+    return keys
+
+
 def _value(reader: _Reader, parse: Parse) -> object:
     return parse("v=" + reader.value_text())["v"]
 

@@ -147,11 +147,12 @@ def outputs(args) -> list[tuple[str, str | None]]:
     return result
 
 
-def set_keys(args) -> list[str]:
-    """The dotted keys given with --set/--set-string (`a.b=1,c=2` -> a.b, c)."""
-    keys = []
-    for expression in [*getattr(args, "set_values", []), *getattr(args, "set_string_values", [])]:
-        for part in expression.split(","):
-            if "=" in part:
-                keys.append(part.split("=", 1)[0].strip())
-    return keys
+def set_keys(args) -> list[tuple[str, str]]:
+    """(flag, dotted key) for each key given with --set or --set-string (`a.b=1,c=2` -> a.b, c), in the order
+    Helm applies them (pkg/cli/values: the -f files, then every --set, then every --set-string): the last pair
+    naming a key is the flag whose value the chart got."""
+    from dgdlint.set_values import keys_of
+
+    return [(flag, key) for flag, expressions in (("--set", getattr(args, "set_values", [])),
+                                                  ("--set-string", getattr(args, "set_string_values", [])))
+            for expression in expressions for key in keys_of(expression)]
