@@ -221,3 +221,18 @@ def test_stdin_or_a_file_named_twice_is_converted_once(capsys, monkeypatch, tmp_
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(GRAPH.encode())))
     code, from_stdin, err = run(capsys, "convert", "--to", "v1beta1", "-", "-")
     assert (code, err) == (0, "") and once == twice == from_stdin
+
+
+@pytest.mark.parametrize("diff", [False, True])
+def test_a_fix_left_unwritten_by_another_file_s_refusal_is_never_called_fixed(capsys, tmp_path, diff):
+    """All files or none: a file that does not parse stops the writing of a fixable one beside it, so its notes
+    say what fix would do (`[would-fix]`), never `[fixed]`, in place as with --diff."""
+    fixable, broken = tmp_path / "edge.yaml", tmp_path / "broken.yaml"
+    shutil.copy(EDGE, fixable)
+    broken.write_text("kind: [\n")
+    code, _, err = run(capsys, "fix", *(["--diff"] if diff else []), str(fixable), str(broken))
+    assert code == 1 and fixable.read_text() == EDGE.read_text() and broken.read_text() == "kind: [\n"
+    assert f"{broken}:2: error: YAML syntax error" in err and "[edit-refused]" in err
+    assert "[fixed]" not in err and f"{fixable}:118: info: " in err and "[edge-dflash-enabled] [would-fix]" in err
+    assert err.splitlines()[-1] == "dgdlint: would fix 1 finding in 1 file; nothing written" + \
+        ("" if diff else ": fix the errors above first (all files or none)")

@@ -292,21 +292,33 @@ def run_fix(paths: list[str], diff: bool, config=None, command: str = "fix") -> 
     notes: list[Note] = []
     secrets: set[str] = set()
     originals, fixed = fix_texts(paths, notes, config=config, secrets=secrets)
-    if diff:  # nothing is written: what a note calls fixed would be
+    failed = any(n.severity == "error" for n in notes)
+    unwritten = None  # why nothing is written, when so
+    if diff or failed:
+        unwritten = "nothing written" if diff else "nothing written: fix the errors above first (all files or none)"
+    elif fixed:
+        try:
+            write_all(fixed)
+        except WriteError as error:
+            unwritten = f"error: {error.path}: {error.reason}; nothing written"
+    if unwritten:  # no note may call fixed what is not written: it would be
         notes = [Note(n.file, n.line, n.severity, "would-fix", n.message) if n.code == "fixed" else n for n in notes]
     _report(notes)
-    failed = any(n.severity == "error" for n in notes)
     if not fixed and not failed:
         print("dgdlint: nothing to fix", file=sys.stderr)
         return EXIT_OK
     if diff:  # a refused file (it does not parse, or holds what the round trip cannot keep) is no diff
         _print_diffs(originals, fixed, secrets)
-        if fixed:  # as `ruff check --diff`: exit 1 while a fix is pending
-            done = sum(n.code == "would-fix" for n in notes)
-            print(f"dgdlint: would fix {_count(done, 'finding')} in {_count(len(fixed), 'file')}; nothing written",
-                  file=sys.stderr)
-        return EXIT_FINDINGS
-    return _write(fixed, notes)
+    if unwritten:
+        done = sum(n.code == "would-fix" for n in notes)
+        pending = f"would fix {_count(done, 'finding')} in {_count(len(fixed), 'file')}" if fixed else ""
+        said = f"{unwritten} ({pending})" if unwritten.startswith("error") else \
+            "; ".join(part for part in (pending, unwritten) if part)
+        print(f"dgdlint: {said}", file=sys.stderr)
+        return EXIT_FINDINGS  # with --diff as `ruff check --diff`: exit 1 while a fix is pending
+    for path in fixed:
+        print(f"dgdlint: wrote {path}", file=sys.stderr)
+    return EXIT_OK
 
 
 def _count(number: int, noun: str) -> str:

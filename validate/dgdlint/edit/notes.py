@@ -53,8 +53,9 @@ EDIT_NOTES = {
                                  "the operator converts it, and the component no longer names it as its frontend "
                                  "sidecar; an info when only its container name changes."),
     "fixed": ("fix", "info", "A finding repaired; the rule it repairs is named in brackets before the code."),
-    "would-fix": ("fix --diff", "info", "A finding `fix` would repair (--diff writes nothing); the rule is named in "
-                                        "brackets before the code."),
+    "would-fix": ("fix", "info", "A finding `fix` would repair, said where nothing is written (--diff, or an error "
+                                 "in a file of the run: all files or none); the rule is named in brackets before "
+                                 "the code."),
     "fix-ambiguous": ("fix", "warning",
                       "A finding with more than one answer (two endpoints, a value from a Secret, a key "
                       "whose Secret the set does not name once, a flag whose place in a script is not "
