@@ -4,15 +4,14 @@ the command would change, 2 usage)."""
 
 from __future__ import annotations
 
-import difflib
 import os
-import re
 import stat
 import sys
 
 from dgdlint.edit.atomic import WriteError, write_all
 from dgdlint.edit.notes import Note
 from dgdlint.edit.roundtrip import EditableFile, open_text
+from dgdlint.edit.shown_diff import print_diffs, print_utf8, secret_values, secrets_in
 from dgdlint.edit.source import EditError
 from dgdlint.load import MAX_FILE_BYTES, byte_position
 
@@ -52,17 +51,6 @@ def _open_all(paths: list[str], notes: list[Note]) -> dict[str, EditableFile]:
             notes.append(Note(error.file, error.line, "error", "edit-refused",
                               f"{error.message}; the file is left untouched"))
     return files
-
-
-def _print_yaml(text: str) -> None:
-    """The converted YAML on stdout as UTF-8, the encoding it was read in, whatever the locale's."""
-    stream = getattr(sys.stdout, "buffer", None)
-    if stream is None:
-        sys.stdout.write(text)
-        return
-    sys.stdout.flush()
-    stream.write(text.encode("utf-8"))
-    stream.flush()
 
 
 def _render_all(files: dict[str, EditableFile], notes: list[Note]) -> dict[str, str]:
@@ -179,15 +167,15 @@ def run_convert(paths: list[str], to: str, write: bool, diff: bool = False) -> i
         return _write({p: t for p, t in texts.items() if files[p].changed}, notes)
     if diff:
         changed = {p: t for p, t in texts.items() if files[p].changed and t != files[p].text}
-        _print_diffs({p: files[p].text for p in changed}, changed, _secrets_in(files))
+        print_diffs({p: files[p].text for p in changed}, changed, secrets_in(files))
         if changed:
             print(f"dgdlint: would convert {_count(len(changed), 'file')}; nothing written", file=sys.stderr)
         return EXIT_FINDINGS if failed or changed else EXIT_OK
     for index, path in enumerate(p for p in paths if p in texts):
         text = texts[path]
         if index and not text.startswith("---"):
-            _print_yaml("---\n")
-        _print_yaml(text if text.endswith(("\n", "\r")) or not text else text + "\n")
+            print_utf8("---\n")
+        print_utf8(text if text.endswith(("\n", "\r")) or not text else text + "\n")
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
@@ -208,7 +196,7 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotatio
         load_text(path, edit.text, loaded)
     result = check_loaded(loaded)
     if secrets is not None:  # the values a diff must not show whatever they look like
-        secrets.update(_secret_values(result.model, SECRET_ENV))
+        secrets.update(secret_values(result.model, SECRET_ENV))
     apply_policy(result, config, annotations=respect_annotations)
     reported = {(f.rule, f.object_ref) for f in result.findings}
     # A plan is made when a finding it answers is reported (one the policy keeps), on the object it edits
@@ -227,60 +215,6 @@ def fix_texts(paths: list[str], notes: list[Note], rules=None, respect_annotatio
     texts = _render_all(files, notes)
     originals = {p: files[p].text for p in texts}
     return originals, {p: t for p, t in texts.items() if t != originals[p]}
-
-
-def _secrets_in(files: dict[str, EditableFile]) -> set[str]:
-    """The literal secret values of the files as read (see _secret_values), which a diff does not show."""
-    from dgdlint.load import LoadResult, load_text
-    from dgdlint.model import build_model
-    from dgdlint.rules.hygiene import SECRET_ENV
-
-    loaded = LoadResult()
-    for path, edit in files.items():
-        load_text(path, edit.text, loaded)
-    return _secret_values(build_model(loaded), SECRET_ENV)
-
-
-_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL", re.IGNORECASE)
-
-
-def _secret_values(model, secret_env) -> set[str]:
-    """The literal values of env entries whose name says they hold a secret (NGC_API_KEY, HF_TOKEN, a
-    DB_PASSWORD), and the values of Secrets' data and stringData."""
-    found = {entry.value for _who, _container, entry in model.declared_env()
-             if (entry.name in secret_env or _SECRET_NAME.search(str(entry.name or "")))
-             and isinstance(entry.value, str) and entry.value.strip()}
-    for obj in model.objects:
-        if obj.kind == "Secret":
-            for field in ("data", "stringData"):
-                values = obj.value.get(field)
-                found.update(str(value) for value in (values.values() if isinstance(values, dict) else ())
-                             if isinstance(value, (str, int, float)) and not isinstance(value, bool)
-                             and str(value).strip())
-    return found
-
-
-_KEY_LINE = re.compile(r"^(?P<head>[-+ ]\s*(?:-\s+)?(?:[^:#'\"]+|'[^']*'|\"[^\"]*\"):\s+)"
-                       r"(?P<value>.+?)(?P<tail>\s+#.*)?$")
-
-
-def without_secrets(line: str, secrets: set[str] = frozenset()) -> str:
-    """A diff line as `fix --diff` prints it: a value that looks like a credential (an NGC key, a token, a
-    long base64 text such as a pull secret's docker config), or a literal key of the set (`secrets`), is
-    replaced by `<not shown>`, in changed and context lines alike; the files written keep their values."""
-    from dgdlint.render import NGC_KEY_TEXT
-    from dgdlint.video import looks_like_a_credential
-
-    body, end = (line[:-1], "\n") if line.endswith("\n") else (line, "")
-    found = _KEY_LINE.match(body)
-    value = found["value"].strip("'\" ") if found else ""
-    if found and (looks_like_a_credential(value) or value in secrets):
-        body = found["head"] + "<not shown>" + (found["tail"] or "")
-    elif looks_like_a_credential(body[1:].strip().lstrip("- ").strip("'\" ")):
-        body = body[:1] + " " * (len(body[1:]) - len(body[1:].lstrip())) + "<not shown>"
-    for secret in sorted((text for text in secrets if len(text) >= 8), key=len, reverse=True):
-        body = body.replace(secret, "<not shown>")  # inside a longer text (a script, a flow mapping)
-    return NGC_KEY_TEXT.sub("nvapi-<not shown>", body) + end
 
 
 def run_fix(paths: list[str], diff: bool, config=None, command: str = "fix") -> int:
@@ -308,7 +242,7 @@ def run_fix(paths: list[str], diff: bool, config=None, command: str = "fix") -> 
         print("dgdlint: nothing to fix", file=sys.stderr)
         return EXIT_OK
     if diff:  # a refused file (it does not parse, or holds what the round trip cannot keep) is no diff
-        _print_diffs(originals, fixed, secrets)
+        print_diffs(originals, fixed, secrets)
     if unwritten:
         done = sum(n.code == "would-fix" for n in notes)
         pending = f"would fix {_count(done, 'finding')} in {_count(len(fixed), 'file')}" if fixed else ""
@@ -323,11 +257,3 @@ def run_fix(paths: list[str], diff: bool, config=None, command: str = "fix") -> 
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
-def _print_diffs(originals: dict[str, str], changed: dict[str, str], secrets: set[str] = frozenset()) -> None:
-    """Each changed file as a unified diff on stdout, values that look like secrets not shown."""
-    for path, text in changed.items():
-        lines = difflib.unified_diff(originals[path].splitlines(keepends=True), text.splitlines(keepends=True),
-                                     f"a/{path}", f"b/{path}")
-        _print_yaml("".join(without_secrets(line, secrets) for line in lines))
