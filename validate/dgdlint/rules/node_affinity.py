@@ -6,10 +6,11 @@ A term holds when all its match expressions and match fields hold; a term with n
 and so does a term the scheduler cannot parse (an operator it does not know, a value that is no label
 value, a Gt or Lt value that is no integer, a match field without exactly one value). Labels are
 independent of one another, so a term can be met when, for each label key it names, some value (or the
-label's absence) meets every requirement on that key. The values worth trying are finite: those the
-requirements name, a value none names, and for Gt and Lt an integer in range spelt in a way no NotIn
-names (a label value can be `007`, which Go's ParseInt reads as 7; it cannot be `-7` or `+7`). A node's
-name is met likewise, a DNS subdomain the requirements name or one they do not.
+label's absence) meets every requirement on that key. The values worth trying are few: those of the
+shortest In on the key (no other value meets it), else no label, a value no NotIn names, and for Gt and Lt
+an integer in range spelt in a way no NotIn names (a label value can be `007`, which Go's ParseInt reads as
+7; it cannot be `-7` or `+7`). A node's name is met likewise, a DNS subdomain an In names or one no NotIn
+names.
 
 The answer is exact: a pod said to fit no node fits none, whatever the cluster's nodes; a node that fits is
 given as a witness (its labels and name), which tests hand to the scheduler's own code."""
@@ -27,6 +28,7 @@ _INT64_MAX = 2**63 - 1
 _INT64_MIN = -(2**63)
 _LABEL_MAX = 63
 _NAME_FIELD = "metadata.name"
+_SHOWN = 8  # values a message lists of one requirement
 
 
 def go_parse_int(text: str) -> int | None:
@@ -44,13 +46,17 @@ class Requirement:
     values: list[str]
     path: tuple
     source: str  # how a message names it: "nodeSelector" or "term 0"
+    members: frozenset = field(init=False, repr=False)  # the values, for lookups that stay cheap on long lists
+
+    def __post_init__(self):
+        self.members = frozenset(self.values)
 
     def holds(self, value: str | None) -> bool:
         """Whether a node whose label (None: no such label) is `value` meets it (Requirement.Matches)."""
         if self.operator in ("In", "Equals"):
-            return value is not None and value in self.values
+            return value is not None and value in self.members
         if self.operator == "NotIn":
-            return value is None or value not in self.values
+            return value is None or value not in self.members
         if self.operator == "Exists":
             return value is not None
         if self.operator == "DoesNotExist":
@@ -71,7 +77,8 @@ class Requirement:
         elif self.operator in ("Gt", "Lt"):
             said = f"{self.operator} {self.values[0]}"
         else:
-            said = f"{self.operator} [{', '.join(self.values)}]"
+            shown = self.values[:_SHOWN] + ([f"... {len(self.values)} in all"] if len(self.values) > _SHOWN else [])
+            said = f"{self.operator} [{', '.join(shown)}]"
         return said if self.source == within else f"{said} ({self.source})"
 
 
@@ -125,14 +132,16 @@ def _field_requirement(expression: dict, path: tuple, source: str) -> tuple[Requ
 
 def _label_candidates(key: str, requirements: list[Requirement]) -> list[str | None]:
     """Every label value (None: absent) that can decide the requirements on one key (see the module's text). A
-    node's labels are valid keys and values (the API server keeps no other), so only those are tried."""
+    node's labels are valid keys and values (the API server keeps no other), so only those are tried. Where an
+    In (or the node selector) names values, only the fewest such are tried: no other value can meet it."""
     if qualified_name_problem(key):
         return [None]
-    named = [value for requirement in requirements for value in requirement.values
-             if requirement.operator not in ("Gt", "Lt")]
-    taken = set(named)
-    candidates: list[str | None] = [None, *(value for value in dict.fromkeys(named) if not label_value_problem(value))]
-    candidates.append(next(f"x{index}" for index in range(len(taken) + 1) if f"x{index}" not in taken))
+    listed = [r.values for r in requirements if r.operator in ("In", "Equals")]
+    if listed:
+        return [value for value in dict.fromkeys(min(listed, key=len)) if not label_value_problem(value)]
+    taken = {value for requirement in requirements if requirement.operator == "NotIn" for value in requirement.values}
+    candidates: list[str | None] = [None, next(f"x{index}" for index in range(len(taken) + 1)
+                                               if f"x{index}" not in taken)]
     low, high = 0, _INT64_MAX  # a label value that ParseInt reads is digits only: at least 0
     for requirement in requirements:
         if requirement.operator == "Gt":
@@ -152,10 +161,12 @@ def _label_candidates(key: str, requirements: list[Requirement]) -> list[str | N
 
 
 def _name_candidates(requirements: list[Requirement]) -> list[str]:
-    named = [value for requirement in requirements for value in requirement.values
-             if not dns1123_subdomain_problem(value)]
-    taken = set(named)
-    return [*dict.fromkeys(named), next(f"node-{i}" for i in range(len(taken) + 1) if f"node-{i}" not in taken)]
+    """The node names worth trying: those an In names (a node's name is a DNS subdomain), else one no NotIn names."""
+    listed = [r.values for r in requirements if r.operator == "In"]
+    if listed:
+        return [value for value in dict.fromkeys(min(listed, key=len)) if not dns1123_subdomain_problem(value)]
+    taken = {value for requirement in requirements for value in requirement.values}
+    return [next(f"node-{i}" for i in range(len(taken) + 1) if f"node-{i}" not in taken)]
 
 
 def _meet(requirements: list[Requirement], candidates, value_of) -> tuple[dict | None, list[Requirement]]:
