@@ -8,6 +8,7 @@ import yaml
 
 from dgdlint.engine import check_texts
 from dgdlint.model.graph import PodSettings
+from dgdlint.preflight.placement import refusals
 from dgdlint.rules.node_affinity import node_verdicts
 
 
@@ -39,3 +40,32 @@ def test_a_long_not_in_over_integers_leaves_another_spelling():
     verdicts = node_verdicts(PodSettings(None, ("spec", "template", "spec"), job["spec"]["template"]["spec"]))
     labels, _name = verdicts[0].witness
     assert labels["count"] not in numbers and int(labels["count"]) > 8
+
+
+def test_many_contradicting_terms_are_explained_a_few_at_a_time():
+    terms = [{"matchExpressions": [{"key": "pool", "operator": "In", "values": [f"a{n}"]}]} for n in range(2000)]
+    job = _job([])
+    spec = job["spec"]["template"]["spec"]
+    spec["nodeSelector"] = {"pool": "zz"}
+    spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"] = terms
+    findings = [f for f in check_texts({"job.yaml": yaml.safe_dump(job)}).findings
+                if f.rule == "node-affinity-unsatisfiable"]
+    assert len(findings) == 1 and len(findings[0].message) < 800
+    assert findings[0].message.endswith("and 1996 more terms, none of which a node can meet either")
+    node = {"metadata": {"name": "n1", "labels": {"pool": "zz"}}}
+    (refusal,) = refusals(node, PodSettings(None, ("spec",), spec))
+    assert refusal.endswith("; and 1996 more terms)") and len(refusal) < 800
+
+
+def test_preflight_leaves_a_node_selector_value_that_is_no_string_to_the_schema():
+    node = {"metadata": {"name": "n1", "labels": {"pool": "8"}}}
+    for value in ({"x": 1}, [1], 8, None):
+        pod = PodSettings(None, ("spec",), {"nodeSelector": {"pool": value, "zone": "b"}})
+        assert refusals(node, pod) == ["no label zone=b"]
+        assert node_verdicts(pod) == []
+
+
+def test_a_gt_beyond_64_bits_is_said_to_be_so():
+    job = _job([{"key": "count", "operator": "Gt", "values": ["9223372036854775808"]}])
+    (verdict,) = node_verdicts(PodSettings(None, ("spec",), job["spec"]["template"]["spec"]))
+    assert verdict.why.endswith("compares with an integer beyond 64 bits, so the scheduler never matches the term")

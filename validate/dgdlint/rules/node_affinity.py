@@ -29,6 +29,7 @@ _INT64_MIN = -(2**63)
 _LABEL_MAX = 63
 _NAME_FIELD = "metadata.name"
 _SHOWN = 8  # values a message lists of one requirement
+TERMS_SHOWN = 4  # terms a message explains
 
 
 def go_parse_int(text: str) -> int | None:
@@ -112,7 +113,8 @@ def _label_requirement(expression: dict, path: tuple, source: str) -> tuple[Requ
         if len(values) != 1:
             return None, f"{source}: {key} {operator} has other than one value"
         if go_parse_int(values[0]) is None:
-            return None, f"{source}: {key} {operator} {values[0]!r} compares with a value that is no integer"
+            what = "an integer beyond 64 bits" if _GO_INT.fullmatch(values[0]) else "no integer"
+            return None, f"{source}: {key} {operator} {values[0]!r} compares with {what}"
     for value in values:
         if label_value_problem(value):
             return None, f"{source}: {key} has value {value!r}, which is no label value"
@@ -237,9 +239,10 @@ def _judge(selector: list[Requirement], term: dict | None, index: int | None, pa
 
 
 def _selector(pod: PodSettings) -> list[Requirement]:
+    """The node selector's entries as requirements; one whose value is no string is the schema's to report."""
     path = pod.field_path("nodeSelector")
     return [Requirement(str(key), "Equals", [value], path + (key,), "nodeSelector")
-            for key, value in pod.node_selector.items()]
+            for key, value in pod.node_selector.items() if isinstance(value, str)]
 
 
 def _required_terms(pod: PodSettings) -> list[tuple[dict, tuple]] | None:
@@ -284,5 +287,7 @@ def node_refusal(pod: PodSettings, labels: dict, name: str) -> list[str]:
         if not failed:
             return []
         reasons.append(f"term {index}: {failed[0].key} is not {failed[0].describe(f'term {index}')}")
-    return ["required node affinity unmet (" + "; ".join(reasons) + ")" if reasons else
-            "required node affinity has no terms"]
+    if not reasons:
+        return ["required node affinity has no terms"]
+    more = f"; and {len(reasons) - TERMS_SHOWN} more terms" if len(reasons) > TERMS_SHOWN else ""
+    return ["required node affinity unmet (" + "; ".join(reasons[:TERMS_SHOWN]) + more + ")"]

@@ -6,7 +6,7 @@ worker the usual cause is a product written one way in the node selector and ano
 from __future__ import annotations
 
 from dgdlint.model import Model
-from dgdlint.rules.node_affinity import node_verdicts
+from dgdlint.rules.node_affinity import TERMS_SHOWN, node_verdicts
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.scheduling import node_selection_problems
 
@@ -28,7 +28,8 @@ def _pods(model: Model):
     to; a Gt/Lt range with no integer in it; a Gt or Lt value that is no integer, such as a driver version
     `535.104`, which the scheduler cannot parse; a term with no expressions), no node can ever take the
     pod, whatever the cluster: the API server accepts it and it stays Pending. A DynamoGraphDeployment's
-    component is judged on the pod settings the operator copies into its pods; a DaemonSet makes no pod.""",
+    component is judged on the pod settings the operator copies into its pods; a DaemonSet gets no pod at
+    all (its controller makes pods only for the nodes they fit) rather than Pending ones.""",
     remediation="Make the node selector and one affinity term agree (select the GPU product in one place "
                 "only), and compare Gt/Lt with integer labels such as nvidia.com/gpu.count.",
     reads=("pod specs of Job, CronJob, Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet",
@@ -45,5 +46,7 @@ def node_affinity_unsatisfiable(model: Model):
         related = [obj.location(r.path, "the node selector's entry") for verdict in verdicts
                    for r in verdict.blame if r.source == "nodeSelector"][:1]
         path = first.blame[-1].path if first.blame else first.path
-        yield Hit(obj, path, f"{label}: no node can take it: {'; '.join(verdict.why for verdict in verdicts)}",
-                  related=related)
+        said = "; ".join(verdict.why for verdict in verdicts[:TERMS_SHOWN])
+        if len(verdicts) > TERMS_SHOWN:
+            said += f"; and {len(verdicts) - TERMS_SHOWN} more terms, none of which a node can meet either"
+        yield Hit(obj, path, f"{label}: no node can take it: {said}", related=related)
