@@ -104,6 +104,19 @@ def test_a_report_to_a_file_beside_one_on_stdout_is_named_on_stderr_without_coun
     assert err == f"dgdlint: wrote sarif to {sarif}\n" and json.loads(sarif.read_text())["version"] == "2.1.0"
 
 
+@pytest.mark.parametrize("options", [["--format", "json=-"], ["--format", "json", "--output", "-"]])
+def test_a_report_file_of_dash_is_stdout(capsys, tmp_path, monkeypatch, options):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "check", *options, str(BASE))
+    assert code == 0 and json.loads(out)["summary"]["errors"] == 0 and err == ""
+    assert not (tmp_path / "-").exists()
+
+
+def test_two_reports_to_stdout_are_a_usage_error_with_dash_too(capsys):
+    code, _out, err = run(capsys, "check", "--format", "text", "--format", "json=-", str(BASE))
+    assert code == 2 and "only one format can go to stdout" in err
+
+
 def test_crd_from_the_environment_turns_the_schema_stage_on(capsys, monkeypatch, dynamo_crds):
     monkeypatch.setenv("DGDLINT_CRD", str(dynamo_crds.dgd))
     code, out, _ = run(capsys, "check", str(BASE))

@@ -71,8 +71,8 @@ def test_junit_has_one_testcase_per_object_and_rule(capsys, tmp_path):
 
 
 def test_junit_testcases_carry_the_file_and_the_line_of_the_failure(capsys, tmp_path):
-    """As pytest's junitxml writes them (`file`, `line` on the testcase; GitLab and Jenkins read them): a failing
-    case at its finding's line (the one the JSON report gives), a passing one at its object's first line."""
+    """`file` and a 1-based `line` on the testcase: a failing case at its finding's line (the one the JSON report
+    gives), a passing one (an info finding is no failure) at its object's first line."""
     target = job_without_tag(tmp_path)
     code, out = run(capsys, "check", "--format", "junit", target)
     _, report = run(capsys, "check", "--format", "json", target)

@@ -100,7 +100,8 @@ def add_report_options(parser: argparse.ArgumentParser, formats: tuple[str, ...]
     """--format FMT[=FILE] (repeatable), --output FILE, and --show-fix for the findings' text format."""
     parser.set_defaults(format_choices=formats, default_format=default)
     parser.add_argument("--format", metavar="FMT[=FILE]", action="append", type=_format_choice(formats),
-                        help=f"{', '.join(formats)}; repeatable, FMT=FILE writes to a file (default: {default}"
+                        help=f"{', '.join(formats)}; repeatable, FMT=FILE writes to a file (- is stdout) "
+                             f"(default: {default}"
                              + ("; github under GitHub Actions)" if "github" in formats else ")"))
     parser.add_argument("--output", metavar="FILE", help="write the (one) report to FILE instead of stdout")
     if show_fix:
@@ -130,18 +131,19 @@ def _format_choice(formats: tuple[str, ...]):
 
 
 def outputs(args) -> list[tuple[str, str | None]]:
-    """(format, file or None for stdout) for each --format FMT[=FILE]; GitHub annotations under Actions."""
+    """(format, file or None for stdout) for each --format FMT[=FILE]; GitHub annotations under Actions. A FILE
+    of `-` is stdout, as for the paths read."""
     default = args.default_format
     if "github" in args.format_choices and os.environ.get("GITHUB_ACTIONS") == "true":
         default = "github"
     result = []
     for item in args.format or [default]:
         name, _, target = item.partition("=")
-        result.append((name, target or None))
+        result.append((name, None if target in ("", "-") else target))
     if args.output:
         if len(result) != 1 or result[0][1]:
             raise UsageProblem("--output goes with one --format; use --format FMT=FILE for several")
-        result = [(result[0][0], args.output)]
+        result = [(result[0][0], None if args.output == "-" else args.output)]
     if sum(1 for _, target in result if target is None) > 1:
         raise UsageProblem("only one format can go to stdout; give the others a file: --format json=FILE")
     return result

@@ -39,7 +39,7 @@ def render(result: CheckResult, **_options) -> str:
             case = ET.SubElement(suite, "testcase", classname=ref, name=rule, file=file)
             every = by_case.get((file, ref, rule), [])
             found = [f for f in every if f.severity in ("error", "warning")]
-            line = min((f.line for f in found or every if f.line), default=starts.get((file, ref)))
+            line = min((f.line for f in found if f.line), default=starts.get((file, ref)))
             if line:
                 case.set("line", str(line))
             for f in found:
