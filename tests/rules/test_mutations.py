@@ -402,12 +402,18 @@ MUTANTS = [
      "resource-claim-invalid"),  # an attribute's domain in capitals taken
     ("rules/resource_claim.py", "(subrequests is not None and parts[1] in subrequests)", "True",
      "resource-claim-invalid"),  # any subrequest taken
-    ("rules/device_cel.py", "if plain.return_type() == _bool_type():", "if False:",
-     "resource-claim-invalid"),  # has(device.driver) read as a string
     ("rules/device_cel.py", "if field not in DEVICE_FIELDS]", "if field not in DEVICE_FIELDS and False]",
      "resource-claim-invalid"),  # a misspelt device field taken (review R5)
     ("rules/device_cel.py", "    if _ORDERED.search(code):", "    if False:",
      "resource-claim-invalid"),  # a quantity compared with >= taken (review R5)
+    ("rules/device_cel.py", "compilers.typed.compile(_has_fields_as_true(expression))",
+     "compilers.typed.compile(expression)", "resource-claim-invalid"),  # has(device.driver) typed as a string
+    ("rules/device_cel.py", "if match[1] in _ORDERING and {", "if False and {",
+     "resource-claim-invalid"),  # an int compared with a double refused (cel-go takes it)
+    ("rules/device_cel.py", "match[1] not in CHECKED_FUNCTIONS", "False",
+     "resource-claim-invalid"),  # a list's indexOf (Kubernetes' list library) refused
+    ("rules/device_cel.py", "\"device.capacity\": capacity}", "\"device.capacity\": nested}",
+     "resource-claim-invalid"),  # a capacity compared with an int taken
     ("rules/device_cel.py", "_STRINGS.sub('\"\"', expression)", "expression",
      "resource-claim-invalid"),  # a field named inside a string refused
     ("rules/device_cel.py", "if names and not any(", "if names and any(",

@@ -8,10 +8,20 @@ The compiler here is cel-expr-python (cel-cpp), not cel-go, and it does not hold
 adds (semver, ip, cidr, url, format, sets, two-variable comprehensions, ...). So only what both compilers
 refuse alike is reported: text that does not parse, a name that is neither `device` nor anything the
 Kubernetes environment declares, a field a device does not have (device.attribute), a quantity beside an
-ordering operator (Kubernetes' Quantity has none), and a result of a known type other than bool. An
-error that may come of a library missing here (an unknown function of Kubernetes' libraries, an overload
-not found) is not reported, nor is an expression nested deeper than cel-cpp's parser goes (32 levels, where
-cel-go goes to about 250). The server's cost limit (a worst-case estimate of 1,000,000) is not estimated here."""
+ordering operator (Kubernetes' Quantity has none), a type error (no overload of an operator, a standard
+function or a quantity function for the types given: `device.driver == null`, a capacity compared with an
+int), and a result of a known type other than bool. The device's fields are typed as the server types
+them: driver a string, allowMultipleAllocations a bool, attributes a map of maps of values whose type is
+known only when a device is read (so `device.attributes[D].model == 1` is taken, by the server too), and
+capacity a map of maps of the opaque kubernetes.Quantity.
+
+Not reported: an error that may come of a library missing here (an unknown function of Kubernetes'
+libraries, an overload of a function Kubernetes extends, such as a list's indexOf); an int compared with a
+double or a uint (cel-go's cross-type numeric comparisons, which cel-cpp does not have; the comparison
+is then not typed further); a list or map literal of mixed types (["a", 1]: cel-go's homogeneous
+aggregate literals, which cel-cpp does not have); a quantity's sign() (declared here, refused by the
+server); an expression nested deeper than cel-cpp's parser goes (32 levels, where cel-go goes to about
+250). The server's cost limit (a worst-case estimate of 1,000,000) is not estimated here."""
 
 from __future__ import annotations
 
@@ -48,14 +58,29 @@ _ORDERED = re.compile(rf"{_QUANTITY}\s*(?:<=|>=|<|>)|(?:<=|>=|(?<![<>=!-])<|(?<!
 # cel-cpp's parser refuses an expression nested deeper than 32 levels; the server's (cel-go) takes some 250
 # (checked: 120 parentheses deep are taken, 260 refused), so such an expression is not judged here.
 _RECURSION = "recursion limit exceeded"
+_OVERLOAD = re.compile(r"found no matching overload for '([^']+)' applied to '\((.*)\)'")
+# The functions whose every overload the server has is declared here alike (CEL's operators and standard
+# functions, the quantity library, cel-go's strings extension but indexOf and lastIndexOf, which
+# Kubernetes' list library extends): no overload of one of these is the user's mistake.
+CHECKED_FUNCTIONS = frozenset("""
+    _==_ _!=_ _<_ _<=_ _>_ _>=_ _+_ _-_ _*_ _/_ _%_ !_ -_ _&&_ _||_ _?_:_ _[_] @in
+    size contains startsWith endsWith matches string int uint double bytes bool timestamp duration
+    quantity isQuantity compareTo isGreaterThan isLessThan add sub isInteger asInteger asApproximateFloat
+    charAt lowerAscii upperAscii replace split substring trim join
+""".split())
+_ORDERING = frozenset(("_<_", "_<=_", "_>_", "_>=_"))
+_NUMBERS = frozenset(("int", "uint", "double"))
+# has(device.FIELD): cel-cpp types it as the field (the fields are declared by their full names), the
+# server as a bool that is always true (every field is there): compiled as `true`.
+_HAS_FIELD = re.compile(r"has\s*\(\s*device\s*\.\s*(?:" + "|".join(DEVICE_FIELDS) + r")\s*\)")
 _ERROR_LINE = re.compile(r"ERROR: <input>:\d+:\d+: (.*?)(?= \| |$)")
 
 
 class _Compilers:
     """Two environments: `device` with its fields declared by their full names (so that `device.driver` is
     a string, as in Kubernetes), and `device` as a plain map, which the first falls back on for any other
-    field. cel-cpp types `has(device.driver)` by the field in the first; the second types it right, so a
-    result type counts only when the second does not call it a bool."""
+    field and which parses the text. cel-cpp types `has(device.driver)` by the field in the first, so it
+    is compiled as `true` there (_has_fields_as_true)."""
 
     def __init__(self):
         from cel_expr_python import cel
@@ -65,7 +90,10 @@ class _Compilers:
 
         t = cel.Type
         nested = t.Map(t.STRING, t.Map(t.STRING, t.DYN))
-        functions = k8s_cel_lib.declarations(cel, leave_out=("hasValue", "value", "orValue"))  # ext_optional's
+        self.quantity = t.AbstractType("kubernetes.Quantity")
+        capacity = t.Map(t.STRING, t.Map(t.STRING, self.quantity))
+        functions = k8s_cel_lib.declarations(cel, leave_out=("hasValue", "value", "orValue"),  # ext_optional's
+                                             quantity=self.quantity)
 
         def env(variables: dict):
             return cel.NewEnv(variables=variables, functions=functions,
@@ -74,7 +102,7 @@ class _Compilers:
 
         device = t.Map(t.STRING, t.DYN)
         self.typed = env({"device": device, "device.driver": t.STRING, "device.allowMultipleAllocations": t.BOOL,
-                          "device.attributes": nested, "device.capacity": nested})
+                          "device.attributes": nested, "device.capacity": capacity})
         self.plain = env({"device": device})
         self.known = (t.STRING, t.INT, t.UINT, t.DOUBLE, t.BYTES, t.NULL, t.TIMESTAMP, t.DURATION)
 
@@ -104,6 +132,8 @@ def _return_type_name(compiled, compilers: _Compilers) -> str | None:
     for known in compilers.known:
         if kind == known:
             return known.name().lower()
+    if kind == compilers.quantity:
+        return "kubernetes.Quantity"
     name = kind.name()
     return {"LIST": "list", "MAP": "map"}.get(name.partition("<")[0])
 
@@ -133,27 +163,42 @@ def expression_problem(expression: str) -> str | None:
     if too_deep:
         return None
     try:
-        compiled = compilers.typed.compile(expression)
+        compiled = compilers.typed.compile(_has_fields_as_true(expression))
     except Exception as error:
-        names = _undeclared_names(_errors(str(error)))
+        errors = _errors(str(error))
+        names = _undeclared_names(errors)
         if names and not any(name.split(".")[0] in KUBERNETES_NAMES for name in names):
             name = names[0].split(".")[0]
             return f"refers to {name!r}, which the DRA environment does not declare (its one variable is " \
                    "`device`: device.driver, device.attributes[DOMAIN].NAME, device.capacity[DOMAIN].NAME)"
-        return None
+        return _type_error(errors)
     kind = _return_type_name(compiled, compilers)
     if kind is None:
-        return None
-    try:
-        plain = compilers.plain.compile(expression)
-    except Exception:
-        return None
-    if plain.return_type() == _bool_type():
         return None
     return f"evaluates to a {kind}; a selector must evaluate to a bool (true for the devices it selects)"
 
 
-def _bool_type():
-    from cel_expr_python import cel
+def _has_fields_as_true(expression: str) -> str:
+    """`expression` with each has(device.FIELD) outside a string literal written `true`."""
+    blanked = _STRINGS.sub(lambda m: "'" + " " * (len(m[0]) - 2) + "'", expression)  # same offsets
+    for match in reversed(list(_HAS_FIELD.finditer(blanked))):
+        expression = expression[:match.start()] + "true" + expression[match.end():]
+    return expression
 
-    return cel.Type.BOOL
+
+def _type_error(errors: list[str]) -> str | None:
+    """The first type error both compilers make of an expression, when every error is one of the checked
+    functions' (an int compared with a double or a uint is taken by cel-go: passed over)."""
+    found = []
+    for error in errors:
+        match = _OVERLOAD.search(error)
+        if match is None or match[1] not in CHECKED_FUNCTIONS:
+            return None
+        if match[1] in _ORDERING and {arg.strip() for arg in match[2].split(",")} <= _NUMBERS:
+            continue
+        found.append(match[0].replace("null_type", "null"))
+    if not found:
+        return None
+    return f"does not type-check in the DRA environment: {found[0]} (the server compiles it with device.driver " \
+           "a string, device.capacity[DOMAIN].NAME a kubernetes.Quantity, device.attributes[DOMAIN].NAME " \
+           "of any type)"

@@ -206,12 +206,14 @@ for _kind in "sbidlo":
 FUNCTIONS = {**QUANTITY_FUNCTIONS, **LIST_FUNCTIONS, **REGEX_FUNCTIONS, **OPTIONAL_FUNCTIONS}
 
 
-def declarations(cel, leave_out: tuple = ()) -> list:
+def declarations(cel, leave_out: tuple = (), quantity=None) -> list:
     """The FunctionDecls of every function above but those named in `leave_out` (declared by an extension
-    the caller loads), for `cel.NewEnv(functions=...)`."""
+    the caller loads), for `cel.NewEnv(functions=...)`. `quantity` is the type a quantity has where the
+    expressions are only compiled (Kubernetes' opaque kubernetes.Quantity); by default the one-key map that
+    evaluation passes around."""
     t = cel.Type
-    kinds = {"q": t.Map(t.STRING, t.DYN), "o": t.Map(t.STRING, t.DYN), "s": t.STRING, "b": t.BOOL, "i": t.INT,
-             "d": t.DOUBLE, "l": t.List(t.DYN), "x": t.DYN}
+    kinds = {"q": quantity or t.Map(t.STRING, t.DYN), "o": t.Map(t.STRING, t.DYN), "s": t.STRING, "b": t.BOOL,
+             "i": t.INT, "d": t.DOUBLE, "l": t.List(t.DYN), "x": t.DYN}
     by_name: dict[str, list] = {}
     for key, (member, parameters, result, implementation) in FUNCTIONS.items():
         name = key.partition("#")[0]
