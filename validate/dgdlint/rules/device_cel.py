@@ -21,7 +21,8 @@ double or a uint (cel-go's cross-type numeric comparisons, which cel-cpp does no
 is then not typed further); a list or map literal of mixed types (["a", 1]: cel-go's homogeneous
 aggregate literals, which cel-cpp does not have); a quantity's sign() (declared here, refused by the
 server); an expression nested deeper than cel-cpp's parser goes (32 levels, where cel-go goes to about
-250). The server's cost limit (a worst-case estimate of 1,000,000) is not estimated here."""
+250). The server's cost limit (cel-go's worst-case estimate, at most 1,000,000) is not estimated here:
+cel-expr-python has no estimator, and the README lists it among what only a live cluster checks."""
 
 from __future__ import annotations
 
