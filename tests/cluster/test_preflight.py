@@ -321,3 +321,31 @@ def test_a_gpu_node_must_admit_the_workers_and_the_download_job(run, control_pla
             assert check["status"] == "ok" and check["detail"].startswith("1 of 1 nodes with nvidia.com/gpu"), check
         else:
             assert check["status"] == "error" and says in check["detail"] and "stays Pending" in check["detail"], check
+
+
+def test_claims_of_a_release_across_two_namespaces_are_looked_up_in_their_own(control_plane, namespace, tmp_path,
+                                                                               capsys):
+    """Two Jobs mount a claim `model-cache`, one in the release's namespace, where the claim exists, and one
+    in another, where it does not: each is looked up where its pod runs and named namespace/name."""
+    other = f"{namespace}-b"
+    create(control_plane, "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": other}})
+    create(control_plane, f"/api/v1/namespaces/{namespace}/persistentvolumeclaims", {
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "model-cache"},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}})
+
+    def mounting(name: str, where: str | None) -> dict:
+        metadata = {"name": name, **({"namespace": where} if where else {})}
+        return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": {"template": {"spec": {
+            "restartPolicy": "Never",
+            "volumes": [{"name": "cache", "persistentVolumeClaim": {"claimName": "model-cache"}}],
+            "containers": [{"name": "probe", "image": "busybox:1.36",
+                            "volumeMounts": [{"name": "cache", "mountPath": "/cache"}]}]}}}}
+
+    path = tmp_path / "jobs.yaml"
+    path.write_text(json.dumps(mounting("here", None)) + "\n---\n" + json.dumps(mounting("there", other)))
+    dgdlint(["preflight", str(path), "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig),
+             "--format", "json"])
+    lines = by_subject(json.loads(capsys.readouterr().out))
+    assert lines[("storage", f"{namespace}/model-cache")]["status"] == "ok"
+    missing = lines[("storage", f"{other}/model-cache")]
+    assert (missing["status"], missing["detail"]) == ("error", f"existing claim not found in {other}")

@@ -87,3 +87,23 @@ def test_a_template_a_compute_domain_makes_needs_nvidia_s_dra_driver(control_pla
     finally:
         control_plane.request("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"
                                         "computedomains.resource.nvidia.com")
+
+
+def test_a_release_across_two_namespaces_looks_each_template_up_in_its_pod_s_namespace(control_plane, namespace,
+                                                                                     tmp_path, capsys):
+    """Two Jobs name a template `gpu`, one in the release's namespace and one in another: each is looked up
+    where its pod runs, and named namespace/name, as the set spans two namespaces."""
+    other = f"{namespace}-b"
+    control_plane.request("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
+                                                         "metadata": {"name": other}})
+    control_plane.request("POST", f"/apis/resource.k8s.io/v1/namespaces/{namespace}/resourceclaimtemplates",
+                          template("gpu", "gpu.example.com"))
+    elsewhere = job("gpu")
+    elsewhere["metadata"] = {"name": "gpu-probe-b", "namespace": other}
+    lines = dra_lines(control_plane, namespace, tmp_path, capsys, job("gpu"), elsewhere)
+    assert [(c["status"], c["subject"], c["detail"]) for c in lines if "device class" not in c["detail"]] == [
+        ("ok", f"{namespace}/gpu", f"ResourceClaimTemplate exists in {namespace} (named by Job gpu-probe)"),
+        ("error", f"{other}/gpu", f"ResourceClaimTemplate {other}/gpu does not exist in {other} and the release "
+                                  "does not ship it: Job gpu-probe-b stay Pending until it exists")]
+    assert [(c["status"], c["subject"]) for c in lines if "device class" in c["detail"]] == [
+        ("error", f"{namespace}/gpu")]

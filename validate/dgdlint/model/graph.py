@@ -232,6 +232,21 @@ class Model:
     def jobs(self) -> list[Workload]:
         return self.memo("jobs", lambda: [w for w in self.workloads if w.obj.kind == "Job"])
 
+    def namespaces(self) -> set[str]:
+        """The namespaces the set's namespaced objects land in (written, or the run's default)."""
+        return self.memo("namespaces", lambda: {o.namespace for o in self.objects if not o.cluster_scoped})
+
+    def qualified(self, namespace: str, name: str) -> str:
+        """How a message names a namespaced object: `namespace/name` where the set spans namespaces (two
+        claims of one name may then be meant), else its name."""
+        return f"{namespace}/{name}" if len(self.namespaces()) > 1 else name
+
+    def label(self, obj) -> str:
+        """obj.label with `namespace/name` where the set spans namespaces (`PersistentVolumeClaim ns/cache`)."""
+        if obj.cluster_scoped or not obj.name:
+            return obj.label
+        return f"{obj.kind} {self.qualified(obj.namespace, obj.name)}"
+
     def pvc(self, namespace: str, name: str) -> Pvc | None:
         index = self.memo("pvcs", lambda: {(c.namespace, c.name): c for c in reversed(self.pvcs)})
         return index.get((namespace, name))

@@ -23,6 +23,7 @@ class ClaimUse:
     name: str
     mount_paths: list[str]
     size: str | None  # None: the claim is not defined in this set of manifests
+    namespace: str = ""  # the mounting pod's, where the claim must be
 
     @property
     def size_bytes(self) -> int | None:
@@ -139,7 +140,7 @@ def _claims(obj: KObject, model: Model, containers: list[Container]) -> list[Cla
     out = []
     for name, paths in by_claim.items():
         pvc = model.pvc(obj.namespace, name)
-        out.append(ClaimUse(name, paths, pvc.size if pvc else None))
+        out.append(ClaimUse(name, paths, pvc.size if pvc else None, obj.namespace))
     return out
 
 

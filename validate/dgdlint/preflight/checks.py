@@ -118,10 +118,11 @@ def check_secrets(report: Report, cluster, plan, namespace: str) -> None:
 
 def check_storage(report: Report, cluster, plan, namespace: str, release: str) -> None:
     mounted_by = claim_pods(plan)
-    created = {claim.name: claim for claim in plan.claims}
+    created = {(claim.namespace, claim.name): claim for claim in plan.claims}
     classes = {c["metadata"]["name"]: c for c in cluster.storage_classes()}
-    for name, claim in sorted(created.items()):
-        existing = cluster.claim(claim.namespace, name)
+    for (claim_namespace, claim_name), claim in sorted(created.items()):
+        name = plan.model.qualified(claim_namespace, claim_name)  # namespace/name where the set spans several
+        existing = cluster.claim(claim_namespace, claim_name)
         modes = _join(claim.access_modes)
         if existing is not None:
             owner = (existing["metadata"].get("annotations") or {}).get("meta.helm.sh/release-name")
@@ -135,7 +136,7 @@ def check_storage(report: Report, cluster, plan, namespace: str, release: str) -
                 report.add("storage", "error", name, "a claim of this name exists and is not this release's: "
                            "Helm refuses to take it over; use it as the existing claim instead")
             continue
-        written = claim_object(plan, name, claim.namespace)
+        written = claim_object(plan, claim_name, claim_namespace)
         if written is not None and check_volume_binding(report, cluster, plan, written, classes):
             continue
         # No class written: the DefaultStorageClass plugin writes the cluster's default in on create.
@@ -148,12 +149,13 @@ def check_storage(report: Report, cluster, plan, namespace: str, release: str) -
             report.add("storage", "ok", name, f"created with storage class {wanted} (provisioner "
                        f"{classes[wanted].get('provisioner')}), {modes}, {claim.size}: the provisioner must "
                        f"support {modes}")
-    for name, pods in sorted(mounted_by.items()):
-        if name in created:
+    for (claim_namespace, claim_name), pods in sorted(mounted_by.items()):
+        if (claim_namespace, claim_name) in created:
             continue
-        existing = cluster.claim(namespace, name)
+        name = plan.model.qualified(claim_namespace, claim_name)
+        existing = cluster.claim(claim_namespace, claim_name)
         if existing is None:
-            report.add("storage", "error", name, f"existing claim not found in {namespace}")
+            report.add("storage", "error", name, f"existing claim not found in {claim_namespace}")
             continue
         modes = set(existing["spec"].get("accessModes") or [])
         phase = (existing.get("status") or {}).get("phase", "unknown")

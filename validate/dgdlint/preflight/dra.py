@@ -31,25 +31,26 @@ def device_class_names(kind: str, obj: dict) -> set[str]:
     return names
 
 
-def _shipped(plan, namespace: str) -> dict[tuple[str, str], dict]:
-    return {(obj.kind, obj.name): obj.value for obj in plan.model.objects
-            if obj.group == DRA[0] and obj.kind in PLURAL and obj.namespace == namespace}
+def _shipped(plan) -> dict[tuple[str, str, str], dict]:
+    return {(obj.kind, obj.namespace, obj.name): obj.value for obj in plan.model.objects
+            if obj.group == DRA[0] and obj.kind in PLURAL}
 
 
-def _domains(plan, namespace: str) -> dict[str, str]:
-    """{template name: ComputeDomain name} of the ComputeDomains the release ships."""
+def _domains(plan) -> dict[tuple[str, str], str]:
+    """{(namespace, template name): ComputeDomain name} of the ComputeDomains the release ships."""
     out = {}
     for obj in plan.model.objects:
-        if obj.kind == "ComputeDomain" and obj.group == "resource.nvidia.com" and obj.namespace == namespace:
+        if obj.kind == "ComputeDomain" and obj.group == "resource.nvidia.com":
             template = as_str(as_map(as_map(as_map(obj.value.get("spec")).get("channel")).get("resourceClaimTemplate"))
                               .get("name"))
             if template:
-                out[template] = obj.name
+                out[(obj.namespace, template)] = obj.name
     return out
 
 
 def check_dra(report, cluster, plan, namespace: str) -> None:
-    refs, shipped, domains = resource_claim_refs(plan), _shipped(plan, namespace), _domains(plan, namespace)
+    """`namespace`: the release's; a pod that writes another one names claims and templates of its own."""
+    refs, shipped, domains = resource_claim_refs(plan), _shipped(plan), _domains(plan)
     if not refs and not shipped:
         return
     classes = cluster.served_objects(*DRA, "deviceclasses")
@@ -60,26 +61,30 @@ def check_dra(report, cluster, plan, namespace: str) -> None:
         return
     class_names = {c["metadata"]["name"] for c in classes}
     class_names |= {obj.name for obj in plan.model.objects if obj.kind == "DeviceClass" and obj.group == DRA[0]}
-    judged: dict[tuple[str, str], dict] = dict(shipped)
-    existing = {kind: {o["metadata"]["name"]: o for o in cluster.served_objects(*DRA, plural, namespace) or []}
-                for kind, plural in PLURAL.items()}
-    for (kind, name), pods in sorted(refs.items()):
+    judged: dict[tuple[str, str, str], dict] = dict(shipped)
+    existing: dict[tuple[str, str], dict] = {}  # (kind, namespace) -> {name: object}, read once
+    for (kind, where, name), pods in sorted(refs.items()):
         users = ", ".join(sorted(pods))
-        if (kind, name) in shipped:
-            report.add("dra", "ok", name, f"{kind} shipped with the release (named by {users})")
-        elif name in existing[kind]:
-            judged[(kind, name)] = existing[kind][name]
-            report.add("dra", "ok", name, f"{kind} exists in {namespace} (named by {users})")
-        elif kind == "ResourceClaimTemplate" and name in domains:
-            _made_by_domain(report, cluster, name, domains[name], users)
+        subject = plan.model.qualified(where, name)  # namespace/name where the set spans namespaces
+        if (kind, where) not in existing:
+            existing[(kind, where)] = {o["metadata"]["name"]: o
+                                       for o in cluster.served_objects(*DRA, PLURAL[kind], where) or []}
+        if (kind, where, name) in shipped:
+            report.add("dra", "ok", subject, f"{kind} shipped with the release (named by {users})")
+        elif name in existing[(kind, where)]:
+            judged[(kind, where, name)] = existing[(kind, where)][name]
+            report.add("dra", "ok", subject, f"{kind} exists in {where} (named by {users})")
+        elif kind == "ResourceClaimTemplate" and (where, name) in domains:
+            _made_by_domain(report, cluster, subject, domains[(where, name)], users)
         else:
-            report.add("dra", "error", name, f"{kind} {name} does not exist in {namespace} and the release does "
+            report.add("dra", "error", subject, f"{kind} {subject} does not exist in {where} and the release does "
                        f"not ship it: {users} stay Pending until it exists")
-    for (kind, name), obj in sorted(judged.items()):
+    for (kind, where, name), obj in sorted(judged.items()):
         missing = sorted(device_class_names(kind, obj) - class_names)
         if missing:
-            report.add("dra", "error", name, f"{kind} {name} asks for device class {', '.join(missing)}, which the "
-                       f"cluster does not have (classes: {', '.join(sorted(class_names)) or 'none'}): its claims "
+            subject = plan.model.qualified(where, name)
+            report.add("dra", "error", subject, f"{kind} {subject} asks for device class {', '.join(missing)}, which "
+                       f"the cluster does not have (classes: {', '.join(sorted(class_names)) or 'none'}): its claims "
                        "are never allocated; the class comes with the DRA driver of those devices")
 
 

@@ -61,21 +61,23 @@ def _add_demand(demand: dict, part) -> None:
         demand[key] = demand.get(key, 0) + (part.pods or 0) * count
 
 
-def claim_pods(plan) -> dict[str, int]:
-    """{claim name: pods that mount it}."""
-    pods: dict[str, int] = {}
+def claim_pods(plan) -> dict[tuple[str, str], int]:
+    """{(namespace, claim name): pods that mount it} (a claim is the mounting pod's namespace's)."""
+    pods: dict[tuple[str, str], int] = {}
     parts = [part for graph in plan.graphs for part in graph.parts] + list(plan.workloads)
     for part in parts:
         for claim in part.claims:
-            pods[claim.name] = pods.get(claim.name, 0) + (part.pods or 0)
+            key = (claim.namespace, claim.name)
+            pods[key] = pods.get(key, 0) + (part.pods or 0)
     return pods
 
 
-def resource_claim_refs(plan) -> dict[tuple[str, str], set[str]]:
-    """{(ResourceClaimTemplate or ResourceClaim, name): labels of the pods that name it} (spec.resourceClaims)."""
+def resource_claim_refs(plan) -> dict[tuple[str, str, str], set[str]]:
+    """{(ResourceClaimTemplate or ResourceClaim, namespace, name): labels of the pods that name it}
+    (spec.resourceClaims; a claim or template is looked up in the pod's namespace)."""
     from dgdlint.model import as_list, as_map, as_str
 
-    refs: dict[tuple[str, str], set[str]] = {}
+    refs: dict[tuple[str, str, str], set[str]] = {}
     for part, pod in _pods(plan):
         label = (part.component or part.workload).label
         for entry in as_list(pod.spec.get("resourceClaims")):
@@ -83,5 +85,5 @@ def resource_claim_refs(plan) -> dict[tuple[str, str], set[str]]:
             for key, kind in (("resourceClaimTemplateName", "ResourceClaimTemplate"),
                               ("resourceClaimName", "ResourceClaim")):
                 if as_str(entry.get(key)):
-                    refs.setdefault((kind, as_str(entry[key])), set()).add(label)
+                    refs.setdefault((kind, pod.obj.namespace, as_str(entry[key])), set()).add(label)
     return refs

@@ -47,19 +47,20 @@ def check_volume_binding(report, cluster, plan, claim: KObject, classes: dict[st
         _named(report, cluster, plan, claim, name, classes, attributes_class)
         return True
     if claim_class(claim) == "":
-        _unnamed_without_class(report, cluster, claim, attributes_class)
+        _unnamed_without_class(report, cluster, plan, claim, attributes_class)
         return True
     return False
 
 
 def _named(report, cluster, plan, claim: KObject, name: str, classes: dict, attributes_class: bool) -> None:
+    subject = plan.model.qualified(claim.namespace, claim.name)
     if any(obj.kind == "PersistentVolume" and obj.group == "" and obj.name == name for obj in plan.model.objects):
-        report.add("storage", "ok", claim.name, f"names PersistentVolume {name}, which the release ships "
+        report.add("storage", "ok", subject, f"names PersistentVolume {name}, which the release ships "
                    "(dgdlint check judges the two)")
         return
     found = cluster.volume(name)
     if found is None:
-        report.add("storage", "error", claim.name, f"names PersistentVolume {name}, which the cluster does not "
+        report.add("storage", "error", subject, f"names PersistentVolume {name}, which the cluster does not "
                    "have: the claim stays Pending until it exists")
         return
     volume = KObject.read_from(f"the cluster's PersistentVolume {name}", found)
@@ -71,17 +72,18 @@ def _named(report, cluster, plan, claim: KObject, name: str, classes: dict, attr
         problems.append(f"the claim names no storage class and the cluster has no default one, so it asks for "
                         f"none, and the volume has {held!r}")
     if problems:
-        report.add("storage", "error", claim.name, f"can never bind to PersistentVolume {name}, which it names: "
+        report.add("storage", "error", subject, f"can never bind to PersistentVolume {name}, which it names: "
                    + "; ".join(problems))
         return
     capacity = as_map(found["spec"].get("capacity")).get("storage")
-    report.add("storage", "ok", claim.name, f"binds to PersistentVolume {name} ({capacity}, class "
+    report.add("storage", "ok", subject, f"binds to PersistentVolume {name} ({capacity}, class "
                f"{held or 'none'}, {(found.get('status') or {}).get('phase', 'unknown')})")
 
 
-def _unnamed_without_class(report, cluster, claim: KObject, attributes_class: bool) -> None:
+def _unnamed_without_class(report, cluster, plan, claim: KObject, attributes_class: bool) -> None:
     """storageClassName "": the controller binds the smallest available volume without a class that fits
     (capacity, volume mode, attributes class, access modes), or leaves the claim Pending."""
+    subject = plan.model.qualified(claim.namespace, claim.name)
     volumes = cluster.volumes()
     fitting = []
     for found in volumes:
@@ -91,9 +93,9 @@ def _unnamed_without_class(report, cluster, claim: KObject, attributes_class: bo
         if free and not list(fit_problems(claim, volume, attributes_class, named=True)):
             fitting.append(found["metadata"]["name"])
     if fitting:
-        report.add("storage", "ok", claim.name, "writes storageClassName \"\" and binds one of the available "
+        report.add("storage", "ok", subject, "writes storageClassName \"\" and binds one of the available "
                    f"volumes without a class that fit it: {', '.join(sorted(fitting))}")
     else:
-        report.add("storage", "error", claim.name, "writes storageClassName \"\" (no dynamic provisioning) and "
+        report.add("storage", "error", subject, "writes storageClassName \"\" (no dynamic provisioning) and "
                    f"none of the cluster's {len(volumes)} volumes is available, without a class and fits it: the "
                    "claim stays Pending until one is made")

@@ -216,11 +216,12 @@ def claim_volume_mismatch(model: Model):
         volume = _named_volume(claim, volumes)
         if volume is None:
             continue
-        what = f"{claim.label} can never bind to PersistentVolume {volume.name}, which it names"
+        what = f"{model.label(claim)} can never bind to PersistentVolume {volume.name}, which it names"
         first = named_by.setdefault(volume.name, claim)
         if first is not claim and _claim_ref(volume) is None:
-            yield Hit(claim, ("spec", "volumeName"), f"{what}: {first.label} names it too, and a volume binds "
-                      "one claim", related=[first.location(("spec", "volumeName"), f"{first.label}'s volumeName")])
+            other = model.label(first)
+            yield Hit(claim, ("spec", "volumeName"), f"{what}: {other} names it too, and a volume binds one claim",
+                      related=[first.location(("spec", "volumeName"), f"{other}'s volumeName")])
             continue
         for field, problem in named_volume_problems(claim, volume, attributes_class, [], ""):
             if field == "claimRef":
@@ -251,28 +252,28 @@ def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_cl
         claim = claims.get((as_str(ref.get("namespace")), as_str(ref.get("name"))))
         if claim is None or as_str(as_map(claim.value.get("spec")).get("volumeName")) == volume.name:
             continue  # a claim outside the set, or one that names this volume (read above)
-        what = f"{volume.label} is reserved for {claim.label} by its claimRef but is never bound to it"
+        what = f"{volume.label} is reserved for {model.label(claim)} by its claimRef but is never bound to it"
         other = _named_volume(claim, volumes) or as_str(as_map(claim.value.get("spec")).get("volumeName"))
         if other:
             name = other.name if isinstance(other, KObject) else other
             yield Hit(volume, where, f"{what}: the claim names PersistentVolume {name}",
-                      related=[claim.location(("spec", "volumeName"), f"{claim.label}'s volumeName")])
+                      related=[claim.location(("spec", "volumeName"), f"{model.label(claim)}'s volumeName")])
         elif not _names(ref, claim):
             policy = as_str(as_map(volume.value.get("spec")).get("persistentVolumeReclaimPolicy")) or "Retain"
             yield Hit(volume, where + ("uid",), f"{what}: the claimRef's uid {ref.get('uid')!s} is not the claim's "
                       "(a claim gets a new uid when created), so the controller takes its claim for deleted and "
                       f"releases the volume to its reclaim policy, {policy}",
-                      related=[claim.location(("metadata",), claim.label)])
+                      related=[claim.location(("metadata",), model.label(claim))])
         elif first_reserved.setdefault(id(claim), volume) is not volume:
             first = first_reserved[id(claim)]
-            yield Hit(volume, where, f"{volume.label} and {first.label} are both reserved for {claim.label} by their "
-                      "claimRefs: the claim binds one of them (the first the controller finds that fits), and the "
-                      "other stays reserved for a claim that has its volume",
+            yield Hit(volume, where, f"{volume.label} and {first.label} are both reserved for {model.label(claim)} "
+                      "by their claimRefs: the claim binds one of them (the first the controller finds that fits), "
+                      "and the other stays reserved for a claim that has its volume",
                       related=[first.location(where, f"{first.label}'s claimRef")])
         else:
             for field, problem in fit_problems(claim, volume, attributes_class, named=False):
                 yield Hit(volume, where, f"{what}: {problem}",
-                          related=[claim.location(_claim_path(claim, field), f"{claim.label}'s {field}")])
+                          related=[claim.location(_claim_path(claim, field), f"{model.label(claim)}'s {field}")])
 
 
 @rule(
@@ -297,8 +298,8 @@ def claim_volume_default_class(model: Model):
         held = volume_class(volume)
         when = "only if the cluster has no default storage class" if not held else \
             f"only if the cluster's default storage class is {held!r}"
-        yield Hit(claim, ("spec",), f"{claim.label} names PersistentVolume {volume.name} and no storage class: it is "
-                  f"given the cluster's default class when created, and binds {when}"
+        yield Hit(claim, ("spec",), f"{model.label(claim)} names PersistentVolume {volume.name} and no storage class: "
+                  f"it is given the cluster's default class when created, and binds {when}"
                   f"{' (the volume has none)' if not held else ''}{marked}",
                   related=[volume.location(_volume_path(volume, "storageClassName"), f"{volume.label}'s class")])
 
