@@ -28,13 +28,22 @@ FIXTURES = sorted(p for rule in ("claim-volume-mismatch", "claim-volume-default-
 
 
 def _for_namespace(bodies: list[dict], namespace: str) -> list[dict]:
-    """The fixture's objects in the test's namespace, their cluster-wide names made the test's own (claims and
-    volumes keep a protection finalizer that only a controller removes, so a name cannot be reused)."""
+    """The fixture's objects in the test's namespace (one written in another namespace, in the test's
+    namespace with that name appended: `t1-123-team-b`), their cluster-wide names made the test's own (claims
+    and volumes keep a protection finalizer that only a controller removes, so a name cannot be reused)."""
     cluster_wide = ("PersistentVolume", "StorageClass")
     cluster_names = {body["metadata"]["name"] for body in bodies if body["kind"] in cluster_wide}
 
     def own(name: str) -> str:
         return f"{name}-{namespace}" if name in cluster_names else name
+
+    def placed(written: str | None) -> str:
+        return namespace if written in (None, "default") else f"{namespace}-{written}"
+
+    def claim_spec(spec: dict) -> None:
+        for field in ("volumeName", "storageClassName"):
+            if isinstance(spec.get(field), str) and spec[field]:
+                spec[field] = own(spec[field])
 
     out = []
     for body in bodies:
@@ -42,16 +51,20 @@ def _for_namespace(bodies: list[dict], namespace: str) -> list[dict]:
         spec = body.get("spec") or {}
         if body["kind"] in cluster_wide:
             body["metadata"]["name"] = own(body["metadata"]["name"])
+        else:
+            body["metadata"]["namespace"] = placed(body["metadata"].get("namespace"))
         if body["kind"] == "PersistentVolumeClaim":
-            body["metadata"]["namespace"] = namespace
-            for field in ("volumeName", "storageClassName"):
-                if isinstance(spec.get(field), str) and spec[field]:
-                    spec[field] = own(spec[field])
+            claim_spec(spec)
+        for template in spec.get("volumeClaimTemplates") or []:  # a StatefulSet's claims
+            claim_spec(template.get("spec") or {})
+        for entry in spec.get("pvcs") or []:  # a v1alpha1 graph's
+            if entry.get("storageClass"):
+                entry["storageClass"] = own(entry["storageClass"])
         if body["kind"] == "PersistentVolume":
             if spec.get("storageClassName"):
                 spec["storageClassName"] = own(spec["storageClassName"])
-            if (spec.get("claimRef") or {}).get("namespace") == "default":
-                spec["claimRef"]["namespace"] = namespace
+            if (spec.get("claimRef") or {}).get("namespace"):
+                spec["claimRef"]["namespace"] = placed(spec["claimRef"]["namespace"])
         out.append(body)
     return out
 
@@ -73,6 +86,9 @@ def test_the_server_takes_the_objects_and_defaults_the_class_the_rules_read(path
     bodies = _for_namespace([b for b in yaml.safe_load_all(path.read_text(encoding="utf-8")) if b], namespace)
     defaults = {b["metadata"]["name"] for b in bodies if b["kind"] == "StorageClass"
                 and any((b["metadata"].get("annotations") or {}).get(key) == "true" for key in DEFAULT_CLASS)}
+    for extra in sorted({b["metadata"].get("namespace") for b in bodies} - {None, namespace}):
+        control_plane.request("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
+                                                             "metadata": {"name": extra}})
     created = []
     try:
         for body in bodies:

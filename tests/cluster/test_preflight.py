@@ -349,3 +349,33 @@ def test_claims_of_a_release_across_two_namespaces_are_looked_up_in_their_own(co
     assert lines[("storage", f"{namespace}/model-cache")]["status"] == "ok"
     missing = lines[("storage", f"{other}/model-cache")]
     assert (missing["status"], missing["detail"]) == ("error", f"existing claim not found in {other}")
+
+
+def test_a_stateful_set_s_claim_template_naming_a_volume_is_judged_per_replica(control_plane, namespace, tmp_path,
+                                                                               capsys):
+    """A StatefulSet of two replicas whose claim template names a pre-made volume: each replica's claim
+    (cache-store-0, cache-store-1) is judged against the cluster's volume."""
+    name = f"nfs-{namespace}-store"
+    stateful_set = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "store"}, "spec": {
+        "replicas": 2, "serviceName": "store", "selector": {"matchLabels": {"app": "store"}},
+        "template": {"metadata": {"labels": {"app": "store"}}, "spec": {"containers": [{
+            "name": "store", "image": "busybox:1.36", "volumeMounts": [{"name": "cache", "mountPath": "/data"}]}]}},
+        "volumeClaimTemplates": [{"metadata": {"name": "cache"}, "spec": {
+            "accessModes": ["ReadWriteMany"], "storageClassName": "", "volumeName": name,
+            "resources": {"requests": {"storage": "200Gi"}}}}]}}
+    path = tmp_path / "store.yaml"
+    path.write_text(json.dumps(stateful_set))
+
+    def storage_lines() -> dict:
+        dgdlint(["preflight", str(path), "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig),
+                 "--format", "json"])
+        return {subject: check for (topic, subject), check in by_subject(json.loads(capsys.readouterr().out)).items()
+                if topic == "storage"}
+
+    absent = storage_lines()
+    assert sorted(absent) == ["cache-store-0", "cache-store-1"]
+    assert all(c["status"] == "error" and "which the cluster does not have" in c["detail"] for c in absent.values())
+    volume(control_plane, name, "100Gi")
+    small = storage_lines()
+    assert all(c["status"] == "error" and "requests 200Gi of storage and the volume holds 100Gi" in c["detail"]
+               for c in small.values()), small

@@ -312,12 +312,12 @@ MUTANTS = [
      "claim-volume-mismatch"),  # a claimRef's uid ignored
     ("rules/claim_binding.py", "elif first_reserved.setdefault(id(claim), volume) is not volume:", "elif False:",
      "claim-volume-mismatch"),  # two volumes reserved for one claim taken
-    ("rules/claim_binding.py", "if first is not claim and _claim_ref(volume) is None:", "if False:",
+    ("rules/claim_binding.py", "if first is not made and _claim_ref(volume) is None:", "if False:",
      "claim-volume-mismatch"),  # a volume named by two claims taken
     ("rules/claim_binding.py", 'get("volumeName")) == volume.name:', 'get("volumeName")) == "":',
      "claim-volume-mismatch"),  # a claim bound both ways read as passing its volume over
-    ("rules/claim_binding.py", "if pvc.path == () and BIND_COMPLETED not in pvc.obj.annotations})",
-     "if pvc.path == ()})", "claim-volume-mismatch"),  # a claim exported bound read as a new one
+    ("rules/claim_binding.py", "if BIND_COMPLETED not in made.claim.annotations})",
+     "})", "claim-volume-mismatch"),  # a claim exported bound read as a new one
     ("rules/claim_binding.py", "if mode and mode not in offered]", "if False]",
      "claim-volume-mismatch"),  # access modes not compared
     ("rules/persistent_volume.py", "if amount is not None and amount <= 0:", "if amount is not None and amount < 0:",
@@ -406,6 +406,12 @@ MUTANTS = [
      "resource-claim-invalid"),  # a misspelt device field taken (review R5)
     ("rules/device_cel.py", "    if _ORDERED.search(code):", "    if False:",
      "resource-claim-invalid"),  # a quantity compared with >= taken (review R5)
+    ("model/claims.py", 'if obj.kind == "StatefulSet" and obj.group == "apps":', "if False:",
+     "claim-volume-mismatch"),  # a StatefulSet's claim templates not read
+    ("model/claims.py", "claim = from_pvcs_entry(graph.obj, entry, path)", "claim = None",
+     "claim-volume-mismatch"),  # the claim of a v1alpha1 spec.pvcs entry not read
+    ("model/graph.py", 'if self.obj.kind == "StatefulSet":', "if False:",
+     "pod-spec-invalid"),  # a mount of a StatefulSet's claim template refused
     ("rules/device_cel.py", "compilers.typed.compile(_has_fields_as_true(expression))",
      "compilers.typed.compile(expression)", "resource-claim-invalid"),  # has(device.driver) typed as a string
     ("rules/device_cel.py", "if match[1] in _ORDERING and {", "if False and {",

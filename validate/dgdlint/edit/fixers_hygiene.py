@@ -22,11 +22,11 @@ NGC_REGISTRY = "nvcr.io"
 def fix_claim_default_class(model: Model):
     """The claim takes the class of the volume it names: the one answer with which the two bind wherever
     the claim is applied, whatever the cluster's default class."""
-    for claim, volume in claims_left_to_the_default_class(model):
-        held = volume_class(volume)
-        yield SetField("claim-volume-default-class", claim, ("spec",), "storageClassName", held,
-                       f"{claim.label}: storageClassName {held!r}, the class of {volume.label}" if held else
-                       f'{claim.label}: storageClassName "" ({volume.label} has no class)', before="volumeName")
+    for made, volume in claims_left_to_the_default_class(model):
+        held, label = volume_class(volume), made.described(made.claim.label)
+        yield SetField("claim-volume-default-class", made.owner, made.where(("spec",)), "storageClassName", held,
+                       f"{label}: storageClassName {held!r}, the class of {volume.label}" if held else
+                       f'{label}: storageClassName "" ({volume.label} has no class)', before="volumeName")
 
 
 def _key_sources(model: Model) -> dict[str, set[tuple[str, str]]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dgdlint.findings import Finding
+from dgdlint.model.claims import MadeClaim, made_claims
 from dgdlint.model.objects import Container, KObject, as_list, as_map, as_str
 from dgdlint.once import once
 from dgdlint.release import NEWEST, Release
@@ -65,6 +66,20 @@ class PodSettings:
             name = as_str(as_map(volume).get("name"))
             if name:
                 out[name] = (as_map(volume), self.path + ("volumes", index))
+        return out
+
+    def mountable(self) -> dict[str, tuple[dict, tuple]]:
+        """The volumes a container may mount or use as a device: the pod's, and for a StatefulSet each of its
+        volumeClaimTemplates, which the API server validates the pod template with as a persistentVolumeClaim
+        volume of the template's name (each pod gets its own claim of it)."""
+        out = self.volumes()
+        if self.obj.kind == "StatefulSet":
+            templates = as_list(as_map(self.obj.value.get("spec")).get("volumeClaimTemplates"))
+            for index, template in enumerate(templates):
+                name = as_str(as_map(as_map(template).get("metadata")).get("name"))
+                if name and name not in out:
+                    out[name] = ({"name": name, "persistentVolumeClaim": {"claimName": name}},
+                                 ("spec", "volumeClaimTemplates", index))
         return out
 
 
@@ -231,6 +246,12 @@ class Model:
 
     def jobs(self) -> list[Workload]:
         return self.memo("jobs", lambda: [w for w in self.workloads if w.obj.kind == "Job"])
+
+    def made_claims(self) -> list[MadeClaim]:
+        """Every PersistentVolumeClaim the set makes (model/claims.py): claim objects, the operator's claims
+        of v1alpha1 spec.pvcs entries with create: true, and each claim of a StatefulSet's
+        volumeClaimTemplates."""
+        return self.memo("made-claims", lambda: made_claims(self.objects, self.graphs))
 
     def namespaces(self) -> set[str]:
         """The namespaces the set's namespaced objects land in (written, or the run's default)."""

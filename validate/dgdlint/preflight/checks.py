@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from dgdlint.preflight.needs import claim_pods, gpu_demand, needed_secrets, priority_class_names, pull_secret_names
 from dgdlint.preflight.report import Report
-from dgdlint.preflight.volumes import check_volume_binding, claim_object, cluster_default_class
+from dgdlint.preflight.volumes import check_volume_binding, claim_object, cluster_default_class, template_claims
 from dgdlint.quantity import parse_quantity, quantity_bytes
 
 DGD_CRD = "dynamographdeployments.nvidia.com"
@@ -149,6 +149,9 @@ def check_storage(report: Report, cluster, plan, namespace: str, release: str) -
             report.add("storage", "ok", name, f"created with storage class {wanted} (provisioner "
                        f"{classes[wanted].get('provisioner')}), {modes}, {claim.size}: the provisioner must "
                        f"support {modes}")
+    for made in template_claims(plan):  # a StatefulSet's: judged when it binds a pre-made volume
+        if cluster.claim(made.namespace, made.name) is None:
+            check_volume_binding(report, cluster, plan, made, classes)
     for (claim_namespace, claim_name), pods in sorted(mounted_by.items()):
         if (claim_namespace, claim_name) in created:
             continue

@@ -5,7 +5,9 @@ volumes as Kubernetes' volume controller binds them (the functions of rules/clai
   (the newest of several, as the DefaultStorageClass plugin picks), or none when the cluster has none;
 - a claim that writes storageClassName "" (no dynamic provisioning) and names no volume: some available
   volume without a class must fit it, or it stays Pending.
-A volume the release itself ships is left to the rules, which see both."""
+A volume the release itself ships is left to the rules, which see both. The claims read are those the
+release makes (model/claims.py): claim objects, the operator's claims of v1alpha1 spec.pvcs entries, and
+each claim a StatefulSet makes of its volumeClaimTemplates that the cluster does not have yet."""
 
 from __future__ import annotations
 
@@ -32,10 +34,18 @@ def cluster_default_class(classes: dict[str, dict]) -> str | None:
 
 
 def claim_object(plan, name: str, namespace: str) -> KObject | None:
-    for pvc in plan.model.pvcs:
-        if pvc.path == () and (pvc.name, pvc.namespace) == (name, namespace):
-            return pvc.obj
-    return None
+    """The claim `namespace/name` as the release makes it (a claim object, or the operator's claim of a
+    v1alpha1 spec.pvcs entry), the last of its name."""
+    found = None
+    for made in plan.model.made_claims():
+        if made.origin != "volumeClaimTemplates" and (made.claim.name, made.claim.namespace) == (name, namespace):
+            found = made.claim
+    return found
+
+
+def template_claims(plan) -> list[KObject]:
+    """The claims the release's StatefulSets make of their volumeClaimTemplates (one per replica)."""
+    return [made.claim for made in plan.model.made_claims() if made.origin == "volumeClaimTemplates"]
 
 
 def check_volume_binding(report, cluster, plan, claim: KObject, classes: dict[str, dict]) -> bool:

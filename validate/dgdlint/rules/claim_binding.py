@@ -17,6 +17,7 @@ from __future__ import annotations
 from decimal import ROUND_CEILING
 
 from dgdlint.model import KObject, Model, as_list, as_map, as_str
+from dgdlint.model.claims import MadeClaim
 from dgdlint.quantity import go_quantity
 from dgdlint.rules.registry import Hit, rule
 
@@ -164,13 +165,18 @@ def _volumes(model: Model) -> dict[str, KObject]:
 BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
 
 
-def _claims(model: Model) -> dict[tuple[str, str], KObject]:
-    """The claim objects of the set, by namespace and name, but those written as already bound (exported
-    from a cluster with the controller's bind-completed annotation), which the controller syncs as bound
-    claims, by other rules than a new claim's."""
-    return model.memo("claim-objects", lambda: {  # in file order; of two of one name, the last (applied last)
-        (pvc.namespace, pvc.name): pvc.obj for pvc in model.pvcs
-        if pvc.path == () and BIND_COMPLETED not in pvc.obj.annotations})
+def _claims(model: Model) -> dict[tuple[str, str], MadeClaim]:
+    """The claims the set makes (claim objects, v1alpha1 spec.pvcs entries with create: true, a StatefulSet's
+    volumeClaimTemplates), by namespace and name, but those written as already bound (exported from a
+    cluster with the controller's bind-completed annotation), which the controller syncs as bound claims, by
+    other rules than a new claim's."""
+    return model.memo("claims-made", lambda: {  # in file order; of two of one name, the last (applied last)
+        (made.claim.namespace, made.claim.name): made for made in model.made_claims()
+        if BIND_COMPLETED not in made.claim.annotations})
+
+
+def _label(model: Model, made: MadeClaim) -> str:
+    return made.described(model.label(made.claim))
 
 
 def _named_volume(claim: KObject, volumes: dict) -> KObject | None:
@@ -200,28 +206,35 @@ def _ref_text(ref: dict) -> str:
     another volume, a new one, or none. Of two volumes reserved for one claim, one stays unused. When each
     names the other, the controller binds them without these checks. A claim written as already bound
     (the controller's bind-completed annotation, as exported from a cluster) is synced by other rules and
-    left alone; a claim that writes no storage class is claim-volume-default-class's.""",
+    left alone; a claim that writes no storage class is claim-volume-default-class's. The claims read are
+    those the set makes: claim objects, the operator's claim of a v1alpha1 spec.pvcs entry with create:
+    true, and a StatefulSet's claims of its volumeClaimTemplates (one per replica, so a template that names
+    a volume binds one replica's claim).""",
     remediation="Write the claim and its volume to agree: the same storage class (storageClassName: \"\" on "
                 "both for a volume without one), a capacity at least the request, the access modes the claim "
                 "asks for, and a claimRef with the claim's name and namespace.",
-    reads=("PersistentVolumeClaim", "PersistentVolume"),
+    reads=("PersistentVolumeClaim", "PersistentVolume", "DynamoGraphDeployment (v1alpha1 spec.pvcs with create: true)",
+           "StatefulSet (volumeClaimTemplates)"),
 )
 def claim_volume_mismatch(model: Model):
     volumes = _volumes(model)
     if not volumes:
         return
     attributes_class = model.release.kubernetes_at_least("1.34")  # VolumeAttributesClass on by default
-    named_by: dict[str, KObject] = {}
-    for claim in _claims(model).values():
+    named_by: dict[str, MadeClaim] = {}
+    said = set()  # (owner, path, problem): a StatefulSet's claims of one template share their fields
+    for made in _claims(model).values():
+        claim = made.claim
         volume = _named_volume(claim, volumes)
         if volume is None:
             continue
-        what = f"{model.label(claim)} can never bind to PersistentVolume {volume.name}, which it names"
-        first = named_by.setdefault(volume.name, claim)
-        if first is not claim and _claim_ref(volume) is None:
-            other = model.label(first)
-            yield Hit(claim, ("spec", "volumeName"), f"{what}: {other} names it too, and a volume binds one claim",
-                      related=[first.location(("spec", "volumeName"), f"{other}'s volumeName")])
+        what = f"{_label(model, made)} can never bind to PersistentVolume {volume.name}, which it names"
+        first = named_by.setdefault(volume.name, made)
+        if first is not made and _claim_ref(volume) is None:
+            other = model.label(first.claim)
+            yield Hit(made.owner, made.where(("spec", "volumeName")), f"{what}: {other} names it too, and a volume "
+                      "binds one claim",
+                      related=[first.owner.location(first.where(("spec", "volumeName")), f"{other}'s volumeName")])
             continue
         for field, problem in named_volume_problems(claim, volume, attributes_class, [], ""):
             if field == "claimRef":
@@ -232,7 +245,9 @@ def claim_volume_mismatch(model: Model):
             else:
                 path = _claim_path(claim, field)
                 related = volume.location(_volume_path(volume, field), f"{volume.label}'s {field}")
-            yield Hit(claim, path, f"{what}: {problem}", related=[related])
+            if (id(made.owner), made.where(path), problem) not in said:
+                said.add((id(made.owner), made.where(path), problem))
+                yield Hit(made.owner, made.where(path), f"{what}: {problem}", related=[related])
     yield from _reserved_volumes(model, volumes, named_by, attributes_class)
 
 
@@ -249,31 +264,32 @@ def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_cl
                       "names no namespace: a claim lives in a namespace, so no claim ever binds to it and no other "
                       "claim can have it")
             continue
-        claim = claims.get((as_str(ref.get("namespace")), as_str(ref.get("name"))))
-        if claim is None or as_str(as_map(claim.value.get("spec")).get("volumeName")) == volume.name:
+        made = claims.get((as_str(ref.get("namespace")), as_str(ref.get("name"))))
+        if made is None or as_str(as_map(made.claim.value.get("spec")).get("volumeName")) == volume.name:
             continue  # a claim outside the set, or one that names this volume (read above)
-        what = f"{volume.label} is reserved for {model.label(claim)} by its claimRef but is never bound to it"
+        claim, label = made.claim, _label(model, made)
+        what = f"{volume.label} is reserved for {label} by its claimRef but is never bound to it"
         other = _named_volume(claim, volumes) or as_str(as_map(claim.value.get("spec")).get("volumeName"))
         if other:
             name = other.name if isinstance(other, KObject) else other
             yield Hit(volume, where, f"{what}: the claim names PersistentVolume {name}",
-                      related=[claim.location(("spec", "volumeName"), f"{model.label(claim)}'s volumeName")])
+                      related=[made.owner.location(made.where(("spec", "volumeName")), f"{label}'s volumeName")])
         elif not _names(ref, claim):
             policy = as_str(as_map(volume.value.get("spec")).get("persistentVolumeReclaimPolicy")) or "Retain"
             yield Hit(volume, where + ("uid",), f"{what}: the claimRef's uid {ref.get('uid')!s} is not the claim's "
                       "(a claim gets a new uid when created), so the controller takes its claim for deleted and "
                       f"releases the volume to its reclaim policy, {policy}",
-                      related=[claim.location(("metadata",), model.label(claim))])
+                      related=[made.owner.location(made.where(("metadata",)), label)])
         elif first_reserved.setdefault(id(claim), volume) is not volume:
             first = first_reserved[id(claim)]
-            yield Hit(volume, where, f"{volume.label} and {first.label} are both reserved for {model.label(claim)} "
+            yield Hit(volume, where, f"{volume.label} and {first.label} are both reserved for {label} "
                       "by their claimRefs: the claim binds one of them (the first the controller finds that fits), "
                       "and the other stays reserved for a claim that has its volume",
                       related=[first.location(where, f"{first.label}'s claimRef")])
         else:
             for field, problem in fit_problems(claim, volume, attributes_class, named=False):
                 yield Hit(volume, where, f"{what}: {problem}",
-                          related=[claim.location(_claim_path(claim, field), f"{model.label(claim)}'s {field}")])
+                          related=[made.owner.location(made.where(_claim_path(claim, field)), f"{label}'s {field}")])
 
 
 @rule(
@@ -287,32 +303,37 @@ def _reserved_volumes(model: Model, volumes: dict, named_by: dict, attributes_cl
     the plugin reads classes through a cache, so a claim created just after the class may not see it, and
     the newest of several defaults wins.""",
     remediation="Write the volume's class on the claim: storageClassName: \"\" for a volume without a class.",
-    reads=("PersistentVolumeClaim", "PersistentVolume", "StorageClass (default-class annotation)"),
+    reads=("PersistentVolumeClaim", "PersistentVolume", "StorageClass (default-class annotation)",
+           "StatefulSet (volumeClaimTemplates)"),
     fixable="""Writes the volume's storage class on the claim (storageClassName: "" for a volume without one).""",
 )
 def claim_volume_default_class(model: Model):
     defaults = default_classes(model)
     marked = f"; this set marks {' and '.join(defaults)} as the default, which a claim created with it may " \
              "not yet see" if defaults else ""
-    for claim, volume in claims_left_to_the_default_class(model):
+    for made, volume in claims_left_to_the_default_class(model):
         held = volume_class(volume)
         when = "only if the cluster has no default storage class" if not held else \
             f"only if the cluster's default storage class is {held!r}"
-        yield Hit(claim, ("spec",), f"{model.label(claim)} names PersistentVolume {volume.name} and no storage class: "
+        yield Hit(made.owner, made.where(("spec",)), f"{_label(model, made)} names PersistentVolume {volume.name} and "
+                  "no storage class: "
                   f"it is given the cluster's default class when created, and binds {when}"
                   f"{' (the volume has none)' if not held else ''}{marked}",
                   related=[volume.location(_volume_path(volume, "storageClassName"), f"{volume.label}'s class")])
 
 
 def claims_left_to_the_default_class(model: Model):
-    """(claim, volume) for each claim that names a volume of the set, not reserved for it, and writes no
-    storage class, so the cluster's default class decides whether the two bind (`dgdlint fix` writes the
-    volume's class on the claim)."""
+    """(made claim, volume) for each claim that names a volume of the set, not reserved for it, and writes
+    no storage class, so the cluster's default class decides whether the two bind (`dgdlint fix` writes the
+    volume's class on the claim); a StatefulSet's claims of one template once, as they share it."""
     volumes = _volumes(model)
     if not volumes:
         return
-    for claim in _claims(model).values():
-        volume = _named_volume(claim, volumes)
-        if volume is None or _claim_ref(volume) is not None or claim_class(claim) is not UNSET:
+    seen = set()
+    for made in _claims(model).values():
+        volume = _named_volume(made.claim, volumes)
+        if volume is None or _claim_ref(volume) is not None or claim_class(made.claim) is not UNSET:
             continue
-        yield claim, volume
+        if (id(made.owner), made.path) not in seen:
+            seen.add((id(made.owner), made.path))
+            yield made, volume

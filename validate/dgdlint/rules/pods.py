@@ -89,7 +89,7 @@ def _container_problems(container, workload: Workload | None, pod_spec: dict | N
         env_name = as_str(as_map(entry).get("name"))
         if env_name and env_name_problem(env_name):
             yield container.path + ("env", index, "name"), f"env name {env_name!r} {env_name_problem(env_name)}"
-    yield from mount_problems(raw, container.path, workload.pod.volumes() if workload is not None else None,
+    yield from mount_problems(raw, container.path, workload.pod.mountable() if workload is not None else None,
                               as_map(pod_spec).get("volumes"))
     restart = as_str(as_map(pod_spec).get("restartPolicy"))
     yield from container_field_problems(raw, container.path, restart, "initContainers" in container.path, resize)
