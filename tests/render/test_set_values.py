@@ -135,6 +135,10 @@ ATTRIBUTED = {  # the flags as given -> what the chart refuses, and the flag and
     "one key among several of an expression": (("--set", "mode=regular,model.gpus=1", "--set-string",
                                                 "model.variant=nano,model.gpus=1"), GPUS_SCHEMA,
                                                "--set-string model.gpus"),
+    # a key with an escaped dot and a slash: the schema's pointer writes the slash as ~1
+    "a label key as a key": (("--set", "worker.nodeSelector.kubernetes\\.io/os=1"),
+                             "at '/worker/nodeSelector/kubernetes.io~1os': got number, want string",
+                             "--set worker.nodeSelector.kubernetes\\.io/os"),
 }
 
 

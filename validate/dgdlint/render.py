@@ -275,8 +275,9 @@ def _key_named(message: str) -> tuple | None:
     """The values key a failure names: Helm's schema pointer (`at '/model/variant'`), or the dotted key a
     chart `fail` message starts with (`model.gpus 2 is not ...`)."""
     pointer = re.search(r"at '(/[^']*)'", message)
-    if pointer:
-        return tuple(int(p) if p.isdigit() else p for p in pointer.group(1).strip("/").split("/") if p)
+    if pointer:  # a JSON pointer: `~1` is a `/` of the key, `~0` a `~`
+        parts = (p.replace("~1", "/").replace("~0", "~") for p in pointer.group(1).strip("/").split("/") if p)
+        return tuple(int(p) if p.isdigit() else p for p in parts)
     failed = re.search(r"execution error at \([^)]*\):\s*([A-Za-z][\w-]*(?:\.[\w-]+)+)\b", message)
     if failed:
         return tuple(failed.group(1).split("."))
@@ -293,11 +294,10 @@ def render_finding(chart: str, message: str, values_files=(), set_keys=()):
     file, line, column, field = chart, 1, 1, ""
     key = _key_named(message)
     dotted = ".".join(map(str, key)) if key is not None else ""
-    def parts(text: str) -> list[str]:  # `a[0].b` as the schema's pointer has it: a, 0, b
-        return re.sub(r"\[(\d+)\]", r".\1", text).split(".")
-
     def related(given: str) -> bool:  # the key set, or a map above it or below it
-        wanted, named = parts(dotted), parts(given)
+        from dgdlint.set_values import key_parts
+
+        wanted, named = [str(part) for part in key], key_parts(given)
         return wanted[:len(named)] == named or named[:len(wanted)] == wanted
 
     # The last flag to name the key is the one whose value Helm kept (--set-string after --set).
