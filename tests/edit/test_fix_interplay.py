@@ -4,6 +4,7 @@ tests/edit/cases/review-r4/, each saying what it pins."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -112,3 +113,21 @@ def test_the_diff_never_shows_a_key_in_a_changed_or_a_context_line(capsys, tmp_p
     target.write_text(short)
     code, out, _ = run(capsys, "fix", "--diff", str(target))
     assert code == 1 and "hunter22" not in out and "-          value: <not shown>\n" in out
+
+
+def test_a_key_in_the_driver_capabilities_is_not_quoted_by_the_note_that_adds_video(capsys, tmp_path):
+    """Found by the edit fuzzer: an NGC key pasted as NVIDIA_DRIVER_CAPABILITIES was quoted by the note of the
+    fix that appends `video` to it, in --diff and in place alike."""
+    text = (Path(__file__).parents[1] / "rules" / "video-driver-capability-missing" / "fail").glob("*.yaml")
+    source = next(path for path in sorted(text) if "NVIDIA_DRIVER_CAPABILITIES" in path.read_text())
+    target = tmp_path / "set.yaml"
+    key = "nvapi-" + "Q" * 40
+    original = source.read_text()
+    target.write_text(re.sub(r"(NVIDIA_DRIVER_CAPABILITIES\n\s+value: )\S+", r"\g<1>" + key, original, count=1))
+    assert key in target.read_text()
+    for argv in (["fix", "--diff", str(target)], ["fix", str(target)]):
+        code, out, err = run(capsys, *argv)
+        assert "[video-driver-capability-missing]" in err and key not in out + err, (code, err)
+        assert "its value looks like a credential: not shown" in err
+    assert key + ",video" in target.read_text()  # the file written keeps its value
+

@@ -139,6 +139,7 @@ def fix_driver_capabilities(model: Model):
         DRIVER_CAPABILITIES_ENV,
         DRIVER_CAPABILITY_NAMES,
         HARDWARE_CODECS,
+        looks_like_a_credential,
         nvidia_gpus,
         video_graphs,
     )
@@ -157,8 +158,11 @@ def fix_driver_capabilities(model: Model):
                 named = [c.lower() if c.lower() in DRIVER_CAPABILITY_NAMES else c for c in capabilities]
                 named = list(dict.fromkeys(named))
                 value = ",".join(named if set(named) & {"video", "all"} else named + ["video"])
+                said = f"{DRIVER_CAPABILITIES_ENV}={value}"
+                if any(looks_like_a_credential(part) for part in named):  # a key pasted in the wrong entry
+                    said = f"video added to {DRIVER_CAPABILITIES_ENV} (its value looks like a credential: not shown)"
                 yield SetEnv(rule, graph.obj, worker.main, DRIVER_CAPABILITIES_ENV, value,
-                             f"{worker.label}: {DRIVER_CAPABILITIES_ENV}={value} (NVDEC decodes its video)")
+                             f"{worker.label}: {said} (NVDEC decodes its video)")
 
 
 def _gpus(containers) -> int:
