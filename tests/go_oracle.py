@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from refdata import ROOT
+
 
 def build(folder: Path, main: str, why: str, go_mod: str | None = None, go_sum: Path | None = None,
           tidy: bool = False, flags: tuple = (), env: dict | None = None) -> Path:
@@ -38,6 +40,16 @@ def build(folder: Path, main: str, why: str, go_mod: str | None = None, go_sum: 
             raise AssertionError(built.stderr)
         pytest.skip(f"the oracle's modules could not be built here: {built.stderr.strip()[-400:]}")
     return folder / "oracle"
+
+
+def build_with_kubernetes(folder: Path, main: str, why: str) -> Path:
+    """The oracle built against the modules the kube-apiserver of `make tools` is built from (tools/kube-apiserver's
+    go.mod and go.sum: the same Kubernetes release), with the flags `make tools` uses, so that its compiled
+    packages are reused."""
+    tools = ROOT / "tools" / "kube-apiserver"
+    module = (tools / "go.mod").read_text().replace("module cosmos3-reasoner/tools/kube-apiserver", "module oracle", 1)
+    return build(folder, main, why, go_mod=module, go_sum=tools / "go.sum", flags=("-mod=readonly", "-trimpath"),
+                 env={"CGO_ENABLED": "0"})
 
 
 def ask(binary: Path, texts: list[str], mode: str = "", timeout: int = 120) -> list[str]:

@@ -33,8 +33,7 @@ from dgdlint.rules.syntax import (
     port_name_problem,
     qualified_name_problem,
 )
-from go_oracle import ask, build, near
-from refdata import ROOT
+from go_oracle import ask, build_with_kubernetes, near
 
 _MAIN = """package main
 
@@ -168,13 +167,8 @@ func main() {
 
 @pytest.fixture(scope="module")
 def kubernetes(tmp_path_factory):
-    module = (ROOT / "tools" / "kube-apiserver" / "go.mod").read_text()
-    # the flags `make tools` builds kube-apiserver with, so that its compiled packages are reused
-    binary = build(tmp_path_factory.mktemp("kubernetes-oracle"), _MAIN, "Kubernetes' own Go functions are the "
-                   "oracle of this test", go_mod=module.replace("module cosmos3-reasoner/tools/kube-apiserver",
-                                                                "module oracle", 1),
-                   go_sum=ROOT / "tools" / "kube-apiserver" / "go.sum", flags=("-mod=readonly", "-trimpath"),
-                   env={"CGO_ENABLED": "0"})
+    binary = build_with_kubernetes(tmp_path_factory.mktemp("kubernetes-oracle"), _MAIN,
+                                   "Kubernetes' own Go functions are the oracle of this test")
     return lambda mode, texts: ask(binary, texts, mode)
 
 

@@ -19,8 +19,7 @@ import pytest
 from dgdlint.model.graph import PodSettings
 from dgdlint.rules.node_affinity import node_refusal, node_verdicts
 from dgdlint.rules.syntax import label_value_problem
-from go_oracle import ask, build
-from refdata import ROOT
+from go_oracle import ask, build_with_kubernetes
 
 _MAIN = """package main
 
@@ -87,12 +86,8 @@ func main() {
 
 @pytest.fixture(scope="module")
 def scheduler(tmp_path_factory):
-    module = (ROOT / "tools" / "kube-apiserver" / "go.mod").read_text()
-    binary = build(tmp_path_factory.mktemp("nodeaffinity-oracle"), _MAIN, "the scheduler's node affinity code is "
-                   "the oracle of this test", go_mod=module.replace("module cosmos3-reasoner/tools/kube-apiserver",
-                                                                    "module oracle", 1),
-                   go_sum=ROOT / "tools" / "kube-apiserver" / "go.sum", flags=("-mod=readonly", "-trimpath"),
-                   env={"CGO_ENABLED": "0"})
+    binary = build_with_kubernetes(tmp_path_factory.mktemp("nodeaffinity-oracle"), _MAIN,
+                                   "the scheduler's node affinity code is the oracle of this test")
     return lambda queries: [json.loads(answer) for answer in ask(binary, [json.dumps(q) for q in queries])]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dgdlint.set_values import SetError, apply_set
+from dgdlint.set_values import SetError, apply_set, key_parts
 
 NOTES_SUFFIX = "NOTES.txt"
 
@@ -295,8 +295,6 @@ def render_finding(chart: str, message: str, values_files=(), set_keys=()):
     key = _key_named(message)
     dotted = ".".join(map(str, key)) if key is not None else ""
     def related(given: str) -> bool:  # the key set, or a map above it or below it
-        from dgdlint.set_values import key_parts
-
         wanted, named = [str(part) for part in key], key_parts(given)
         return wanted[:len(named)] == named or named[:len(wanted)] == wanted
 

@@ -83,20 +83,12 @@ def keys_of(expression: str) -> list[str]:
 def key_parts(key: str) -> list[str]:
     """A key as written in an expression, in its parts (`a.b[0]` -> a, b, 0; `kubernetes\\.io/os` one part): a
     backslash takes the next character as it is, as strvals reads keys."""
-    parts, current, index = [], "", 0
-    while index < len(key):
-        char = key[index]
-        if char == "\\" and index + 1 < len(key):
-            current, index = current + key[index + 1], index + 2
-            continue
-        if char in ".[]":
-            if current:
-                parts.append(current)
-            current = ""
-        else:
-            current += char
-        index += 1
-    return parts + [current] if current else parts
+    reader, parts = _Reader(key), []
+    while reader.pos < len(key):
+        part, _stop = reader.until(".[]")
+        if part:
+            parts.append(part)
+    return parts
 
 
 def _value(reader: _Reader, parse: Parse) -> object:

@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 
 from dgdlint.model import PodSettings, as_list, as_map, as_str
 from dgdlint.rules.syntax import dns1123_subdomain_problem, label_value_problem, qualified_name_problem
+from dgdlint.scalars import INT64_RANGE
 
 _GO_INT = re.compile(r"[+-]?[0-9]+")
-_INT64_MAX = 2**63 - 1
-_INT64_MIN = -(2**63)
 _LABEL_MAX = 63
 _NAME_FIELD = "metadata.name"
 _SHOWN = 8  # values a message lists of one requirement
@@ -37,7 +36,7 @@ def go_parse_int(text: str) -> int | None:
     if not _GO_INT.fullmatch(text):
         return None
     value = int(text)
-    return value if _INT64_MIN <= value <= _INT64_MAX else None
+    return value if INT64_RANGE[0] <= value <= INT64_RANGE[1] else None
 
 
 @dataclass
@@ -94,11 +93,16 @@ class Verdict:
     blame: list[Requirement] = field(default_factory=list)
 
 
+def _read(expression: dict) -> tuple[str, str, list[str | None]]:
+    """A requirement's key, operator and values as written (None for a value that is no string)."""
+    values = [value if isinstance(value, str) else None for value in as_list(expression.get("values"))]
+    return as_str(expression.get("key")) or "", as_str(expression.get("operator")) or "", values
+
+
 def _label_requirement(expression: dict, path: tuple, source: str) -> tuple[Requirement | None, str]:
     """A match expression as the scheduler parses it (nodeSelectorRequirementsAsSelector, NewRequirement), or
     why it cannot."""
-    key, operator = as_str(expression.get("key")) or "", as_str(expression.get("operator")) or ""
-    values = [as_str(value) if isinstance(value, str) else None for value in as_list(expression.get("values"))]
+    key, operator, values = _read(expression)
     if operator not in ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"):
         return None, f"{source}: operator {operator!r} is one the scheduler does not know"
     if qualified_name_problem(key):
@@ -123,8 +127,7 @@ def _label_requirement(expression: dict, path: tuple, source: str) -> tuple[Requ
 
 def _field_requirement(expression: dict, path: tuple, source: str) -> tuple[Requirement | None, str]:
     """A match field as the scheduler parses it (nodeSelectorRequirementsAsFieldSelector), or why it cannot."""
-    key, operator = as_str(expression.get("key")) or "", as_str(expression.get("operator")) or ""
-    values = [as_str(value) if isinstance(value, str) else None for value in as_list(expression.get("values"))]
+    key, operator, values = _read(expression)
     if operator not in ("In", "NotIn"):
         return None, f"{source}: field operator {operator!r} is not In or NotIn"
     if len(values) != 1 or values[0] is None:
@@ -144,7 +147,7 @@ def _label_candidates(key: str, requirements: list[Requirement]) -> list[str | N
     taken = {value for requirement in requirements if requirement.operator == "NotIn" for value in requirement.values}
     candidates: list[str | None] = [None, next(f"x{index}" for index in range(len(taken) + 1)
                                                if f"x{index}" not in taken)]
-    low, high = 0, _INT64_MAX  # a label value that ParseInt reads is digits only: at least 0
+    low, high = 0, INT64_RANGE[1]  # a label value that ParseInt reads is digits only: at least 0
     for requirement in requirements:
         if requirement.operator == "Gt":
             low = max(low, go_parse_int(requirement.values[0]) + 1)
@@ -162,8 +165,12 @@ def _label_candidates(key: str, requirements: list[Requirement]) -> list[str | N
     return candidates
 
 
-def _name_candidates(requirements: list[Requirement]) -> list[str]:
-    """The node names worth trying: those an In names (a node's name is a DNS subdomain), else one no NotIn names."""
+def _field_candidates(key: str, requirements: list[Requirement]) -> list[str]:
+    """The values of a node's field worth trying. A node's fields are its name alone (a field selector on another
+    key reads it as empty); the names worth trying: those an In names (a node's name is a DNS subdomain), else
+    one no NotIn names."""
+    if key != _NAME_FIELD:
+        return [""]
     listed = [r.values for r in requirements if r.operator == "In"]
     if listed:
         return [value for value in dict.fromkeys(min(listed, key=len)) if not dns1123_subdomain_problem(value)]
@@ -171,15 +178,14 @@ def _name_candidates(requirements: list[Requirement]) -> list[str]:
     return [next(f"node-{i}" for i in range(len(taken) + 1) if f"node-{i}" not in taken)]
 
 
-def _meet(requirements: list[Requirement], candidates, value_of) -> tuple[dict | None, list[Requirement]]:
+def _meet(requirements: list[Requirement], candidates) -> tuple[dict | None, list[Requirement]]:
     """{key: the value that meets every requirement on it}, or None and the requirements on a key none meets."""
     by_key: dict[str, list[Requirement]] = {}
     for requirement in requirements:
         by_key.setdefault(requirement.key, []).append(requirement)
     chosen = {}
     for key, on_key in by_key.items():
-        found = next((value for value in candidates(key, on_key) if all(r.holds(value_of(key, value)) for r in on_key)),
-                     _NONE)
+        found = next((value for value in candidates(key, on_key) if all(r.holds(value) for r in on_key)), _NONE)
         if found is _NONE:
             return None, on_key
         chosen[key] = found
@@ -218,18 +224,13 @@ def _judge(selector: list[Requirement], term: dict | None, index: int | None, pa
         if verdict.why:
             return verdict
         labels += term_labels
-    chosen, blame = _meet(labels, _label_candidates, lambda key, value: value)
+    chosen, blame = _meet(labels, _label_candidates)
     if chosen is None:
         verdict.why = f"{source}: {blame[0].key} cannot be " + " and ".join(r.describe(source) for r in blame)
         verdict.blame = blame
         return verdict
-    # A node's fields are its name alone; a field selector on another key reads it as empty.
-    names = [r for r in fields if r.key == _NAME_FIELD]
-    named, blame = _meet(names, lambda key, on_key: _name_candidates(on_key), lambda key, value: value)
-    others, blame_other = _meet([r for r in fields if r.key != _NAME_FIELD], lambda key, on_key: [""],
-                                lambda key, value: "")
-    if named is None or others is None:
-        blame = blame or blame_other
+    named, blame = _meet(fields, _field_candidates)
+    if named is None:
         verdict.why = f"{source}: a node's {blame[0].key} cannot be " + " and ".join(r.describe(source) for r in blame)
         verdict.blame = blame
         return verdict
@@ -269,7 +270,10 @@ def node_verdicts(pod: PodSettings) -> list[Verdict]:
 def node_refusal(pod: PodSettings, labels: dict, name: str) -> list[str]:
     """Why the scheduler's node affinity filter keeps the pod off a node with these labels and this name (empty:
     it admits the pod there)."""
-    unmet = [r for r in _selector(pod) if not r.holds(as_str(labels.get(r.key)) if r.key in labels else None)]
+    def label(key: str) -> str | None:
+        return as_str(labels.get(key)) if key in labels else None
+
+    unmet = [r for r in _selector(pod) if not r.holds(label(r.key))]
     if unmet:
         return [f"no label {r.key}={r.values[0]}" for r in unmet]
     terms = _required_terms(pod)
@@ -281,9 +285,8 @@ def node_refusal(pod: PodSettings, labels: dict, name: str) -> list[str]:
         if why:
             reasons.append(why)
             continue
-        fields_seen = {_NAME_FIELD: name}
-        failed = [r for r in term_labels if not r.holds(as_str(labels.get(r.key)) if r.key in labels else None)]
-        failed += [r for r in fields if not r.holds(fields_seen.get(r.key, ""))]
+        failed = [r for r in term_labels if not r.holds(label(r.key))]
+        failed += [r for r in fields if not r.holds(name if r.key == _NAME_FIELD else "")]
         if not failed:
             return []
         reasons.append(f"term {index}: {failed[0].key} is not {failed[0].describe(f'term {index}')}")
