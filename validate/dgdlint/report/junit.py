@@ -1,7 +1,7 @@
 """JUnit XML: one testsuite per file, one testcase per object and rule (a failure where the rule found
-something), so CI dashboards show what was checked, not only what failed. A testcase carries `file` and
-`line` (as pytest's junitxml writes them, which GitLab and Jenkins read): the first failure's line, else the
-object's first line."""
+something), so CI dashboards show what was checked, not only what failed. A testcase carries `file` and a
+1-based `line` (the attributes JUnit readers such as action-junit-report annotate with): the first failure's
+line, else the object's first line."""
 
 from __future__ import annotations
 
@@ -37,8 +37,7 @@ def render(result: CheckResult, **_options) -> str:
         suite_failures = 0
         for ref, rule in cases[file]:
             case = ET.SubElement(suite, "testcase", classname=ref, name=rule, file=file)
-            every = by_case.get((file, ref, rule), [])
-            found = [f for f in every if f.severity in ("error", "warning")]
+            found = [f for f in by_case.get((file, ref, rule), []) if f.severity in ("error", "warning")]
             line = min((f.line for f in found if f.line), default=starts.get((file, ref)))
             if line:
                 case.set("line", str(line))
