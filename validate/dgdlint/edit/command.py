@@ -11,7 +11,7 @@ import sys
 from dgdlint.edit.atomic import WriteError, write_all
 from dgdlint.edit.notes import Note
 from dgdlint.edit.roundtrip import EditableFile, open_text
-from dgdlint.edit.shown_diff import print_diffs, print_utf8, secret_values, secrets_in
+from dgdlint.edit.shown_diff import print_diffs, print_utf8, secret_values, secrets_in, without_keys
 from dgdlint.edit.source import EditError
 from dgdlint.load import MAX_FILE_BYTES, byte_position
 
@@ -111,11 +111,9 @@ def _kind_of(mode: int) -> str:
 def _report(notes: list[Note], stream=None) -> None:
     """The notes on stderr; an NGC key a note would quote is not shown (the fixers withhold what they know to be
     secret; this catches a key written where none was expected)."""
-    from dgdlint.render import NGC_KEY_TEXT
-
     stream = stream or sys.stderr
     for note in sorted(notes, key=lambda n: (n.file, n.line)):
-        print(NGC_KEY_TEXT.sub("nvapi-<not shown>", note.text()), file=stream)
+        print(without_keys(note.text()), file=stream)
 
 
 def _write(texts: dict[str, str], notes: list[Note]) -> int:

@@ -9,6 +9,13 @@ import re
 import sys
 
 
+def without_keys(text: str) -> str:
+    """`text` with every NGC key in it not shown (`nvapi-<not shown>`): diff lines, and the edit commands' notes."""
+    from dgdlint.render import NGC_KEY_TEXT
+
+    return NGC_KEY_TEXT.sub("nvapi-<not shown>", text)
+
+
 def secrets_in(files: dict) -> set[str]:
     """The literal secret values of the files ({path: EditableFile}) as read (see secret_values), which a diff
     does not show."""
@@ -49,7 +56,6 @@ def without_secrets(line: str, secrets: set[str] = frozenset()) -> str:
     """A diff line as `fix --diff` prints it: a value that looks like a credential (an NGC key, a token, a
     long base64 text such as a pull secret's docker config), or a literal key of the set (`secrets`), is
     replaced by `<not shown>`, in changed and context lines alike; the files written keep their values."""
-    from dgdlint.render import NGC_KEY_TEXT
     from dgdlint.video import looks_like_a_credential
 
     body, end = (line[:-1], "\n") if line.endswith("\n") else (line, "")
@@ -61,7 +67,7 @@ def without_secrets(line: str, secrets: set[str] = frozenset()) -> str:
         body = body[:1] + " " * (len(body[1:]) - len(body[1:].lstrip())) + "<not shown>"
     for secret in sorted((text for text in secrets if len(text) >= 8), key=len, reverse=True):
         body = body.replace(secret, "<not shown>")  # inside a longer text (a script, a flow mapping)
-    return NGC_KEY_TEXT.sub("nvapi-<not shown>", body) + end
+    return without_keys(body) + end
 
 
 def print_diffs(originals: dict[str, str], changed: dict[str, str], secrets: set[str] = frozenset()) -> None:
