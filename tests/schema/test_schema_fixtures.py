@@ -53,8 +53,9 @@ def test_a_failing_fixture_gives_exactly_its_expected_findings(path):
         [finding] = [f for f in found if (f.rule, f.path) == (rule, where) and (not message or f.message == message)]
         assert finding.severity == "error"
         if rule.endswith("list-duplicate") or rule == "duplicate-env":
-            [first] = finding.related
-            assert first.line < finding.line
+            first, *later = finding.related  # the first occurrence, then those after this, the second
+            assert first.line < finding.line and all(other.line > finding.line for other in later)
+            assert bool(later) == finding.message.endswith(" times")
 
 
 @pytest.mark.parametrize("path", fixtures("fail"), ids=lambda p: p.stem)

@@ -5,14 +5,17 @@ breaks either; for built-in kinds it rejects some duplicates and only warns abou
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
 class Duplicate:
+    """A key (or set value) repeated, reported once at its second occurrence as the API server does."""
+
     index: int  # the second occurrence
     first: int  # the first one
     key: str  # the repeated key, as the message shows it
+    later: list[int] = field(default_factory=list)  # the third occurrence and after, which the server does not name
 
 
 def map_key(item: object, keys: list[str], defaults: dict | None = None) -> tuple | None:
@@ -36,7 +39,7 @@ def duplicates(node: dict, items: list, item_schema: dict | None = None) -> list
     """The duplicates in `items` that the list type of `node` forbids (`item_schema`: the items' schema,
     $refs resolved, for the keys' defaults)."""
     list_type = node.get("x-kubernetes-list-type")
-    found: list[Duplicate] = []
+    found: dict = {}  # key -> its Duplicate
     seen: dict = {}
     if list_type == "map":
         keys = [k for k in node.get("x-kubernetes-list-map-keys") or [] if isinstance(k, str)]
@@ -49,19 +52,26 @@ def duplicates(node: dict, items: list, item_schema: dict | None = None) -> list
             key = map_key(item, keys, defaults)
             if key is None:
                 continue
-            if key in seen:
-                found.append(Duplicate(index, seen[key], _describe(keys, item)))
-            else:
-                seen[key] = index
+            if _repeated(found, seen, key, index):
+                found[key] = Duplicate(index, seen[key], _describe(keys, item))
     elif list_type == "set":
         for index, item in enumerate(items):
             key = json.dumps(item, sort_keys=True)
-            if key in seen:
-                found.append(Duplicate(index, seen[key], "this value" if isinstance(item, (dict, list)) else
-                                       _short(item)))
-            else:
-                seen[key] = index
-    return found
+            if _repeated(found, seen, key, index):
+                found[key] = Duplicate(index, seen[key], "this value" if isinstance(item, (dict, list)) else
+                                       _short(item))
+    return list(found.values())
+
+
+def _repeated(found: dict, seen: dict, key, index: int) -> bool:
+    """Whether `index` is the second occurrence of `key` (a later one is noted on its Duplicate)."""
+    if key in found:
+        found[key].later.append(index)
+        return False
+    if key in seen:
+        return True
+    seen[key] = index
+    return False
 
 
 def _describe(keys: list[str], item: dict) -> str:

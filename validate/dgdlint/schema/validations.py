@@ -18,6 +18,7 @@ from dgdlint.schema.refs import child_nodes, resolve, subtree_holds
 
 ABSENT = object()
 _MAP_VALUES = object()  # a plan's entry for the keys a node's properties do not name
+_MORE_SHOWN = 4  # later occurrences of a repeated key given as related locations; the message counts them all
 
 
 def _is_checked(node: dict) -> bool:
@@ -161,5 +162,8 @@ class SchemaWalker:
             name = path[-1] if path and isinstance(path[-1], str) else "list"
             message = (f"duplicate entry in {name} ({duplicate.key}): its list-map keys must be unique"
                        if kind == "map" else f"duplicate value in the set {name} ({duplicate.key})")
-            yield Violation("duplicate", path + (duplicate.index,), message,
-                            related=[(path + (duplicate.first,), "first occurrence")], list_name=str(name))
+            if duplicate.later:
+                message += f"; it appears {len(duplicate.later) + 2} times"
+            related = [(path + (duplicate.first,), "first occurrence")]
+            related += [(path + (index,), "another occurrence") for index in duplicate.later[:_MORE_SHOWN]]
+            yield Violation("duplicate", path + (duplicate.index,), message, related=related, list_name=str(name))
