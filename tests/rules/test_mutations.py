@@ -152,7 +152,7 @@ MUTANTS = [
      "grove-name-budget"),  # the provider written at create taken for grove whatever enable-grove said
     ("rules/webhook_annotations.py", "if key == WORKLOAD_PROVIDER and view.previous is None:", "if False:",
      "operator-annotation-invalid"),  # the workload provider checked on create, where the operator overwrites it
-    ("rules/syntax.py", "if len(name) > 253:", "if len(name) > 254:",
+    ("label_syntax.py", "if len(name) > 253:", "if len(name) > 254:",
      "kv-transfer-policy-name-invalid"),  # off by one: 254 characters accepted
     ("rules/fastvideo.py", "if count % (tp * sp) != 0:", "if tp * sp > count:",
      "fastvideo-parallelism-invalid"),  # "divides" loosened to "does not exceed"

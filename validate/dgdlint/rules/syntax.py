@@ -1,47 +1,17 @@
 """Kubernetes' name and value syntax (written from apimachinery's and the core validation's helpers): DNS
 labels and subdomains, URL path segments, qualified names (label and annotation keys), label values, port
 names and numbers, paths inside a volume. Each `*_problem` function says what is wrong with its value, or
-None when it is fine."""
+None when it is fine. The label and DNS name checks live a layer down, in dgdlint/label_syntax.py (node
+selection reads labels with them), and rules import them from here with the rest."""
 
 from __future__ import annotations
 
-import functools
 import re
 
-_UNKNOWN = object()
-
-
-def _per_text(check):
-    """`check`, its answers kept per text: each answer depends on the text alone, and manifests repeat the
-    same names, keys and values (a label of every pod, an annotation of every object)."""
-    answers: dict[str, str | None] = {}
-
-    @functools.wraps(check)
-    def remembered(text):
-        if type(text) is not str:
-            return check(text)
-        answer = answers.get(text, _UNKNOWN)
-        if answer is _UNKNOWN:
-            answer = check(text)
-            if len(answers) < 65536:
-                answers[text] = answer
-        return answer
-
-    return remembered
-
-
-_DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN = re.compile(rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*")
-_DNS1123_LABEL_ONLY = re.compile(_DNS1123_LABEL)
-
-
-@_per_text
-def dns1123_label_problem(name: str) -> str | None:
-    if len(name) > 63:
-        return "must be no more than 63 characters"
-    if not _DNS1123_LABEL_ONLY.fullmatch(name):
-        return "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit"
-    return None
+from dgdlint.label_syntax import dns1123_label_problem as dns1123_label_problem
+from dgdlint.label_syntax import dns1123_subdomain_problem as dns1123_subdomain_problem
+from dgdlint.label_syntax import label_value_problem as label_value_problem
+from dgdlint.label_syntax import qualified_name_problem as qualified_name_problem
 
 
 def path_segment_name_problem(name: str) -> str | None:
@@ -59,35 +29,10 @@ def dns1035_label_problem(name: str) -> str | None:
     return dns1123_label_problem(name) or (None if name[:1].isalpha() else "must start with a lowercase letter")
 
 
-@_per_text
-def dns1123_subdomain_problem(name: str) -> str | None:
-    if len(name) > 253:
-        return "must be no more than 253 characters"
-    if not _DNS1123_SUBDOMAIN.fullmatch(name):
-        return ("must be a lowercase RFC 1123 subdomain: lowercase letters, digits, '-' and '.', starting and "
-                "ending with a letter or digit")
-    return None
-
-
-_NAME_PART = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
 _CONFIG_MAP_KEY = re.compile(r"[-._a-zA-Z0-9]+", re.ASCII)
 _PRINTABLE_WITHOUT_EQUALS = re.compile(r"[ -<>-~]+", re.ASCII)  # ASCII 32-126 less '='
 
 _PORT_NAME = re.compile(r"[-a-z0-9]+", re.ASCII)
-
-
-@_per_text
-def qualified_name_problem(key: str) -> str | None:
-    """What Kubernetes says of a label or annotation key (an optional DNS-subdomain prefix and a name part of
-    at most 63 characters), None when fine."""
-    prefix, _, name = key.rpartition("/")
-    if "/" in key and (not prefix or dns1123_subdomain_problem(prefix)):
-        return "has a prefix that is not a lowercase RFC 1123 subdomain"
-    if not name or len(name) > 63 or not _NAME_PART.fullmatch(name):
-        return ("must be at most 63 characters of letters, digits, '-', '_' and '.', starting and ending with a "
-                "letter or digit (with an optional DNS prefix and '/')")
-    return None
-
 
 STANDARD_CONTAINER_RESOURCES = ("cpu", "memory", "ephemeral-storage")
 
@@ -104,14 +49,6 @@ def container_resource_name_problem(name: str) -> str | None:
         return "is not a container resource (cpu, memory, ephemeral-storage, hugepages-<size>, or one with a domain)"
     if "kubernetes.io/" not in name and (name.startswith("requests.") or qualified_name_problem(f"requests.{name}")):
         return "is no extended resource name"
-    return None
-
-
-@_per_text
-def label_value_problem(value: str) -> str | None:
-    if value and (len(value) > 63 or not _NAME_PART.fullmatch(value)):
-        return ("must be empty or at most 63 characters of letters, digits, '-', '_' and '.', starting and ending "
-                "with a letter or digit")
     return None
 
 
