@@ -133,6 +133,47 @@ def test_node_selector_and_affinity_both_apply():
     assert selected_products(pod(spec)).products == []  # nothing satisfies both: the pod never schedules
 
 
+NEVER_MET = [{"key": "nvidia.com/gpu.present", "operator": "Exists"},
+             {"key": "nvidia.com/gpu.present", "operator": "DoesNotExist"}]  # no node carries it and lacks it
+
+
+def test_a_term_no_node_meets_gives_the_pod_none_of_its_products():
+    # dgdlint 0.2.10 added up every term's In values and gave A100 and H100 here (gpu-products-mixed then
+    # reported the pod); the scheduler never places it by the first term, so H100 is all it can get
+    spec = {"affinity": affinity([product_in("NVIDIA-A100-SXM4-80GB"), *NEVER_MET],
+                                 [product_in("NVIDIA-H100-80GB-HBM3")])}
+    selection = selected_products(pod(spec))
+    assert selection.products == ["NVIDIA-H100-80GB-HBM3"]
+    assert selection.path[-5:] == ("nodeSelectorTerms", 1, "matchExpressions", 0, "values")
+
+
+def test_a_term_against_the_node_selector_gives_the_pod_none_of_its_products():
+    zone_b = {"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["zone-b"]}
+    spec = {"nodeSelector": {"topology.kubernetes.io/zone": "zone-a"},
+            "affinity": affinity([product_in("NVIDIA-A100-SXM4-80GB"), zone_b], [product_in("NVIDIA-H100-80GB-HBM3")])}
+    assert selected_products(pod(spec)).products == ["NVIDIA-H100-80GB-HBM3"]
+
+
+def test_not_in_and_does_not_exist_on_the_product_narrow_a_term():
+    not_in = {"key": "nvidia.com/gpu.product", "operator": "NotIn", "values": ["NVIDIA-A100-SXM4-80GB"]}
+    term = [product_in("NVIDIA-H100-80GB-HBM3", "NVIDIA-A100-SXM4-80GB"), not_in]
+    assert selected_products(pod({"affinity": affinity(term)})).products == ["NVIDIA-H100-80GB-HBM3"]
+    spec = {"nodeSelector": {"nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB"}, "affinity": affinity([not_in])}
+    assert selected_products(pod(spec)).products == []  # the node selector's product is the one taken out
+    absent = {"key": "nvidia.com/gpu.product", "operator": "DoesNotExist"}
+    spec = {"affinity": affinity([absent], [product_in("NVIDIA-H100-80GB-HBM3")])}
+    assert selected_products(pod(spec)).products == ["NVIDIA-H100-80GB-HBM3"]  # the first: unlabelled nodes only
+    assert selected_products(pod({"affinity": affinity([absent])})) is None  # which GPU, nothing says
+    assert selected_products(pod({"affinity": affinity([absent, product_in("NVIDIA-H100-80GB-HBM3")])})).products \
+        == []
+
+
+def test_a_term_no_node_meets_leaves_the_product_open_no_more():
+    spec = {"affinity": affinity([product_in("NVIDIA-H200")], [{"key": "pool", "operator": "In", "values": ["a"]},
+                                                               *NEVER_MET])}
+    assert selected_products(pod(spec)).products == ["NVIDIA-H200"]
+
+
 BASE = (ROOT / "tests" / "rules" / "_base" / "streaming-v1beta1.yaml").read_text(encoding="utf-8")
 A100_AFFINITY = """\
 affinity:
@@ -174,3 +215,16 @@ def test_on_mig_slices_the_memory_floor_is_not_guessed_from_the_whole_gpu():
 
 def test_without_a_memory_floor_a_mig_slice_needs_no_note():
     assert fit_findings(on_a100(BASE.replace("value: fp8\n", "value: bf16\n"), "nvidia.com/mig-3g.40gb")) == []
+
+
+def test_the_floors_are_checked_against_the_products_a_pod_can_get_only():
+    # FP8 needs compute capability 8.9: an A100 (8.0) named by a term no node meets is no GPU the pods get
+    never_met = "\n".join(f"            - {{key: nvidia.com/gpu.present, operator: {operator}}}"
+                           for operator in ("Exists", "DoesNotExist"))
+    dead_a100 = A100_AFFINITY + never_met + "\n        - matchExpressions:\n" \
+        "            - {key: nvidia.com/gpu.product, operator: In, values: [NVIDIA-H100-80GB-HBM3]}\n"
+    text = on_a100(BASE).replace(textwrap.indent(A100_AFFINITY, " " * 6), textwrap.indent(dead_a100, " " * 6))
+    text = text.replace(textwrap.indent(A100_AFFINITY, " " * 10), textwrap.indent(dead_a100, " " * 10))
+    assert text.count("NVIDIA-H100-80GB-HBM3") == 2
+    assert fit_findings(text) == []
+    assert [rule for rule, _, _ in fit_findings(on_a100(BASE))] == ["gpu-compute-capability"] * 2

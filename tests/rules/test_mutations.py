@@ -735,11 +735,11 @@ MUTANTS = [
     ("rules/placement.py", "any(verdict.witness is not None for verdict in verdicts)",
      "all(verdict.witness is not None for verdict in verdicts)",
      "node-affinity-unsatisfiable"),  # terms read as all required, not alternatives
-    ("rules/node_affinity.py", "tries = len(taken) + 1", "tries = 0",
+    ("node_selection.py", "tries = len(taken) + 1", "tries = 0",
      "node-affinity-unsatisfiable"),  # only the value a NotIn names tried in a Gt/Lt range
-    ("rules/node_affinity.py", 'return number > threshold if self.operator == "Gt"',
+    ("node_selection.py", 'return number > threshold if self.operator == "Gt"',
      'return number >= threshold if self.operator == "Gt"', "node-affinity-unsatisfiable"),  # Gt read as >=
-    ("rules/node_affinity.py", "if not expressions and not matched_fields:", "if False:",
+    ("node_selection.py", "if not expressions and not matched_fields:", "if False:",
      "node-affinity-unsatisfiable"),  # an empty term taken to match every node
 ]
 

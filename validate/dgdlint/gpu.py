@@ -3,10 +3,12 @@ selector and required node affinity allow, the support matrix's compute-capabili
 the NIM workers and download Jobs that name the products they target. Read by the GPU fit rules and by
 `dgdlint plan`; domain knowledge only, no rule here.
 
-Which GPU a pod gets: the node selector and every required node-affinity term must match the node, so
-the allowed products are the node selector's value intersected with the union, over the terms, of each
-term's `In` values. A term that says nothing about the product (or only `NotIn`/`Exists`) lets the pod
-land anywhere, and then the manifests do not say which GPU they target."""
+Which GPU a pod gets: the node selector and one required node-affinity term at least must match the node,
+so the products it may get are the values of the product label that some term a node can meet admits
+together with the node selector (node_selection.admitted_values, the scheduler's reading): a term no node
+meets names nothing a pod gets, and NotIn or DoesNotExist on the label narrow what a term admits. A term a
+node can meet that says nothing about the product (or only `NotIn`/`Exists`) lets the pod land anywhere,
+and then the manifests do not say which GPU they target."""
 
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dgdlint.cosmos import download_container, env_text, is_cosmos_graph, nim_workers, support_matrix
-from dgdlint.model import Component, Container, KObject, Model, PodSettings, Workload, as_list, as_map, as_str
+from dgdlint.model import Component, Container, KObject, Model, PodSettings, Workload, as_map
+from dgdlint.node_selection import admitted_values
 
 PRODUCT_LABEL = "nvidia.com/gpu.product"
 _MIG_LABEL = re.compile(r"^(?P<base>.+)-MIG-(?P<profile>[0-9]+g\.[0-9]+gb)$")
@@ -74,48 +77,14 @@ def lookup_product(label: str) -> GpuProduct | None:
 class ProductSelection:
     """The products a pod may land on, and the field that says so."""
 
-    products: list[str]  # empty: the node selector and the affinity allow no product together
+    products: list[str]  # empty: no node that can take the pod carries a product label (or none can)
     path: tuple
 
 
 def selected_products(pod: PodSettings) -> ProductSelection | None:
     """The GPU products the pod's node selector and required node affinity allow; None when they allow any."""
-    chosen: list[str] | None = None
-    path: tuple | None = None
-    value = as_str(pod.node_selector.get(PRODUCT_LABEL))
-    if value is not None:
-        chosen, path = [value], pod.field_path("nodeSelector") + (PRODUCT_LABEL,)
-    allowed, affinity_path = _required_affinity_products(pod)
-    if allowed is not None:
-        chosen = allowed if chosen is None else [p for p in chosen if p in allowed]
-        path = path or affinity_path
-    if chosen is None:
-        return None
-    return ProductSelection(chosen, path)
-
-
-def _required_affinity_products(pod: PodSettings) -> tuple[list[str] | None, tuple | None]:
-    terms_path = pod.field_path("affinity") + ("nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
-                                               "nodeSelectorTerms")
-    required = as_map(as_map(pod.affinity.get("nodeAffinity")).get("requiredDuringSchedulingIgnoredDuringExecution"))
-    terms = as_list(required.get("nodeSelectorTerms"))
-    if not terms:
-        return None, None
-    union: list[str] = []
-    first_path = None
-    for term_index, term in enumerate(terms):  # terms are alternatives: any one may match
-        allowed: list[str] | None = None
-        for expr_index, expr in enumerate(as_list(as_map(term).get("matchExpressions"))):
-            expr = as_map(expr)
-            if as_str(expr.get("key")) != PRODUCT_LABEL or as_str(expr.get("operator")) != "In":
-                continue
-            values = [v for v in (as_str(x) for x in as_list(expr.get("values"))) if v]
-            allowed = values if allowed is None else [v for v in allowed if v in values]
-            first_path = first_path or terms_path + (term_index, "matchExpressions", expr_index, "values")
-        if allowed is None:
-            return None, None
-        union += [v for v in allowed if v not in union]
-    return union, first_path
+    admitted = admitted_values(pod, PRODUCT_LABEL)
+    return ProductSelection(admitted.values, admitted.path) if admitted is not None else None
 
 
 def compute_floor(precision: str | None) -> str | None:
