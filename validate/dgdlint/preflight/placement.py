@@ -9,10 +9,12 @@ now, not what the pods must tolerate."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dgdlint.model import PodSettings
 from dgdlint.preflight.checks import GPU_PRODUCT_LABEL
 from dgdlint.preflight.report import Report
-from dgdlint.rules.node_affinity import node_refusal
+from dgdlint.rules.node_affinity import node_filter
 
 BLOCKING = ("NoSchedule", "NoExecute")
 STATE_TAINTS = ("node.kubernetes.io/", "node.cloudprovider.kubernetes.io/")
@@ -35,14 +37,16 @@ def _taint_text(taint: dict) -> str:
     return f"{taint.get('key')}{value}:{taint.get('effect')}"
 
 
-def refusals(node: dict, pod: PodSettings) -> list[str]:
-    """Why the node does not admit the pod (empty: it does)."""
+def refusals(node: dict, pod: PodSettings, affinity: Callable[[dict, str], list[str]] | None = None) -> list[str]:
+    """Why the node does not admit the pod (empty: it does). `affinity`: the pod's node_filter, when the caller
+    asks of many nodes and reads the pod's affinity once."""
+    affinity = affinity or node_filter(pod)
     tolerations = pod.tolerations
     taints = [t for t in (node.get("spec") or {}).get("taints") or []
               if t.get("effect") in BLOCKING and not str(t.get("key", "")).startswith(STATE_TAINTS)]
     why = [f"taint {_taint_text(t)} not tolerated" for t in taints
            if not any(tolerates(x, t) for x in tolerations if isinstance(x, dict))]
-    return why + node_refusal(pod, node["metadata"].get("labels") or {}, node["metadata"].get("name") or "")
+    return why + affinity(node["metadata"].get("labels") or {}, node["metadata"].get("name") or "")
 
 
 def _gpu_parts(plan):
@@ -57,6 +61,7 @@ def check_gpu_placement(report: Report, cluster, plan) -> None:
     nodes = None
     for label, pod, part in _gpu_parts(plan):
         nodes = cluster.nodes() if nodes is None else nodes
+        affinity = node_filter(pod)
         for resource in sorted(part.resources.gpus):
             having = [node for node in nodes
                       if str((node.get("status") or {}).get("allocatable", {}).get(resource, "0")) not in ("0", "")
@@ -64,7 +69,7 @@ def check_gpu_placement(report: Report, cluster, plan) -> None:
                            in part.products)]
             if not having:
                 continue  # the GPU check already says no node has them
-            why = {node["metadata"]["name"]: refusals(node, pod) for node in having}
+            why = {node["metadata"]["name"]: refusals(node, pod, affinity) for node in having}
             admitting = [name for name, reasons in why.items() if not reasons]
             if admitting:
                 report.add("placement", "ok", label, f"{len(admitting)} of {len(having)} nodes with {resource} "
