@@ -3,6 +3,7 @@ and the Model that holds them with its per-model indexes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dgdlint.findings import Finding
@@ -243,6 +244,13 @@ class Model:
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]
+
+    def pod_owners(self) -> Iterator[Workload | Component]:
+        """What makes pods: every workload, then every DynamoGraphDeployment's component (judged on the pod
+        settings the operator copies into its pods). Each has `obj`, `label`, `pod` and `all_containers`."""
+        yield from self.workloads
+        for graph in self.graphs:
+            yield from graph.components
 
     def jobs(self) -> list[Workload]:
         return self.memo("jobs", lambda: [w for w in self.workloads if w.obj.kind == "Job"])

@@ -11,14 +11,6 @@ from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.scheduling import node_selection_problems
 
 
-def _pods(model: Model):
-    for workload in model.workloads:
-        yield workload.obj, workload.pod, workload.label
-    for graph in model.graphs:
-        for component in graph.components:
-            yield graph.obj, component.pod, component.label
-
-
 @rule(
     name="node-affinity-unsatisfiable", code="DGD805", severity="error", family="gpu",
     title="Some node can meet a pod's node selector and required node affinity together",
@@ -36,7 +28,8 @@ def _pods(model: Model):
            "DynamoGraphDeployment component pod settings (nodeSelector, affinity)"),
 )
 def node_affinity_unsatisfiable(model: Model):
-    for obj, pod, label in _pods(model):
+    for owner in model.pod_owners():
+        obj, pod, label = owner.obj, owner.pod, owner.label
         if next(node_selection_problems(pod), None) is not None:
             continue  # the API server refuses it: scheduling-spec-invalid says why
         verdicts = node_verdicts(pod)

@@ -14,7 +14,7 @@ plugin/pkg/admission/runtimeclass).
 
 from __future__ import annotations
 
-from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
+from dgdlint.model import Component, Model, PodSettings, Workload, as_list, as_map, as_str
 from dgdlint.quantity import parse_quantity
 from dgdlint.rules.pod_resources import overhead_table_problems
 from dgdlint.rules.registry import Hit, rule
@@ -99,8 +99,10 @@ def pod_problems(pod: PodSettings, classes: dict):
                 [runtime_class.location(("scheduling", "nodeSelector", key), "the class's node selector")]
 
 
-def _fate(obj) -> str:
-    if obj.kind == "Pod":
+def _fate(owner: Workload | Component) -> str:
+    if isinstance(owner, Component):
+        return "the graph is accepted and the pods the operator makes of it are refused"
+    if owner.obj.kind == "Pod":
         return "the pod is refused when created"
     return "each of its pods is refused when created"
 
@@ -132,11 +134,6 @@ def runtime_class_invalid(model: Model):
                 classes.setdefault(name, obj)
             for path, problem in runtime_class_problems(obj):
                 yield Hit(obj, path, f"{obj.label}: {problem}")
-    for workload in model.workloads:
-        for path, problem, related in pod_problems(workload.pod, classes):
-            yield Hit(workload.obj, path, f"{workload.label}: {problem}; {_fate(workload.obj)}", related=related)
-    for graph in model.graphs:
-        for component in graph.components:
-            for path, problem, related in pod_problems(component.pod, classes):
-                yield Hit(graph.obj, path, f"{component.label}: {problem}; the graph is accepted and the pods the "
-                                           "operator makes of it are refused", related=related)
+    for owner in model.pod_owners():
+        for path, problem, related in pod_problems(owner.pod, classes):
+            yield Hit(owner.obj, path, f"{owner.label}: {problem}; {_fate(owner)}", related=related)

@@ -5,7 +5,7 @@ are read too: the graph is accepted, and its pods are refused."""
 
 from __future__ import annotations
 
-from dgdlint.model import Model, PodSettings, as_list, as_map, as_str
+from dgdlint.model import Component, Model, PodSettings, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import node_term_problems, selector_problems
 from dgdlint.rules.syntax import (
@@ -230,11 +230,9 @@ def pod_labels(pod: PodSettings) -> dict:
 )
 def scheduling_spec_invalid(model: Model):
     merge_spread = model.release.kubernetes_at_least("1.34")
-    for workload in model.workloads:
-        for path, problem in scheduling_problems(workload.pod, pod_labels(workload.pod), merge_spread):
-            yield Hit(workload.obj, path, f"{workload.label}: {problem}")
-    for graph in model.graphs:
-        for component in graph.components:
-            labels = {**pod_labels(component.pod), **dict.fromkeys(OPERATOR_POD_LABELS, "")}
-            for path, problem in scheduling_problems(component.pod, labels, merge_spread):
-                yield Hit(graph.obj, path, f"{component.label}: {problem}")
+    for owner in model.pod_owners():
+        labels = pod_labels(owner.pod)
+        if isinstance(owner, Component):
+            labels = {**labels, **dict.fromkeys(OPERATOR_POD_LABELS, "")}
+        for path, problem in scheduling_problems(owner.pod, labels, merge_spread):
+            yield Hit(owner.obj, path, f"{owner.label}: {problem}")

@@ -175,12 +175,6 @@ def _containers(containers) -> list[tuple[dict, tuple]]:
 )
 def security_context_invalid(model: Model):
     recent = model.release.kubernetes_at_least("1.33")
-    for workload in model.workloads:
-        for path, problem in security_problems(workload.pod, _containers(workload.all_containers),
-                                               recent):
-            yield Hit(workload.obj, path, f"{workload.label}: {problem}")
-    for graph in model.graphs:
-        for component in graph.components:
-            containers = _containers(component.all_containers)
-            for path, problem in security_problems(component.pod, containers, recent):
-                yield Hit(graph.obj, path, f"{component.label}: {problem}")
+    for owner in model.pod_owners():
+        for path, problem in security_problems(owner.pod, _containers(owner.all_containers), recent):
+            yield Hit(owner.obj, path, f"{owner.label}: {problem}")
