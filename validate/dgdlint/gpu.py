@@ -77,7 +77,7 @@ def lookup_product(label: str) -> GpuProduct | None:
 class ProductSelection:
     """The products a pod may land on, and the field that says so."""
 
-    products: list[str]  # empty: no node that can take the pod carries a product label (or none can)
+    products: list[str]  # empty: no node can take the pod
     path: tuple
 
 

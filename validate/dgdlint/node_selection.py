@@ -274,7 +274,7 @@ def term_verdicts(pod: PodSettings) -> list[Verdict]:
 class Admitted:
     """The values of one label a node that takes the pod may carry, and the field that first says so."""
 
-    values: list[str]  # empty: no node carrying the label takes the pod (or no node at all)
+    values: list[str]  # empty: no node can take the pod
     path: tuple
 
 
