@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dgdlint.findings import Finding
 from dgdlint.load import Document, LoadResult, format_path
+from dgdlint.model.decoded import zero_null_quantities
 from dgdlint.model.graph import Component, Graph, Model, PodSettings, Pvc, Workload
 from dgdlint.model.objects import (
     DEFAULT_GPU_RESOURCE,
@@ -25,6 +26,8 @@ def build_model(loaded: LoadResult, default_namespace: str = "default") -> Model
     model = Model(findings=list(loaded.findings), files=list(loaded.files))
     for document in loaded.documents:
         for obj in _objects_of(document, default_namespace, model):
+            if document.has_null:
+                zero_null_quantities(obj.group, obj.kind, obj.value)
             model.objects.append(obj)
     return _index(model)
 

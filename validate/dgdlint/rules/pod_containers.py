@@ -189,8 +189,10 @@ def pod_wide_problems(pod: PodSettings, regular: list, init: list, release, temp
         yield from restart_problems(container.raw, container.path, False, rules_kept, restart_all)
     for container in init:
         yield from restart_problems(container.raw, container.path, True, rules_kept, restart_all)
-    if not regular and pod.spec.get("containers") == []:  # missing: the schema's to report
+    if not regular and pod.spec.get("containers") == []:  # missing from a written spec: the schema's to report
         yield pod.field_path("containers"), "has no containers (a pod needs at least one)"
+    elif not regular and pod.obj.get(pod.path) is None:  # no spec at all, where the schema asks for none
+        yield pod.field_path("containers"), "has no pod spec, so no containers (a pod needs at least one)"
     yield from create_problems(pod, template)
     if not template:  # a template's images are read as each pod is created
         for container in (*regular, *init):
