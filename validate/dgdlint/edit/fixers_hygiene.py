@@ -167,16 +167,17 @@ def fix_duplicate_env(model: Model):
     rule = "duplicate-env"
     keyed = _keys_from_secrets(model)
     for container, path, raw, where, entries in env_repeats(model):
-        repeats = []
+        repeats, fixed = [], []
         for name, indexes in entries.items():
             written = [keyed.get((id(container.obj), path + (index,)), raw[index]) for index in indexes]
             if all(item == written[0] for item in written):
                 repeats += indexes[:-1]  # the last stays: the entry the other fixes read and edit
+                fixed.append(name)
             else:
                 yield Ambiguous(rule, container.obj, path + (indexes[1], "name"),
                                 f"{where} {name}: its entries differ; which one is right is yours to choose")
         if repeats:
-            names = ", ".join(sorted({as_str(raw[index]["name"]) for index in repeats}))
+            names = ", ".join(sorted(fixed))
             yield DeleteItems(rule, container.obj, path, tuple(sorted(repeats)),
                               f"{where}: the repeated {names} entries removed (each the same as the last, "
                               "which stays)")

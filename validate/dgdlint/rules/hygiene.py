@@ -4,6 +4,8 @@ name and one env entry per name."""
 
 from __future__ import annotations
 
+import json
+
 from dgdlint.cosmos import DEFAULT_HTTP_PORT, env_text, placeholder_in, runs_nim
 from dgdlint.model import Model, as_str
 from dgdlint.rules.registry import Hit, rule
@@ -238,8 +240,8 @@ def env_repeats(model: Model):
             entries: dict[str, list[int]] = {}
             for index, item in enumerate(raw):  # every env entry of every file: the common case inline
                 name = item.get("name") if isinstance(item, dict) else None
-                if type(name) is not str:
-                    name = as_str(name)
+                if type(name) is not str:  # a list or map is compared as its JSON, as the server compares keys
+                    name = json.dumps(name, sort_keys=True) if isinstance(name, (dict, list)) else as_str(name)
                 if name:
                     entries.setdefault(name, []).append(index)
             repeats = {name: indexes for name, indexes in entries.items() if len(indexes) > 1}
