@@ -73,7 +73,8 @@ _RANGE = re.compile(r"expression of type '([^']+)' cannot be the range of a comp
 _OVERLOAD = re.compile(r"found no matching overload for '([^']+)' applied to '\((.*)\)'")
 # The functions whose every overload the server has is declared here alike (CEL's operators and standard
 # functions, the quantity library, cel-go's strings extension but indexOf and lastIndexOf, which
-# Kubernetes' list library extends): no overload of one of these is the user's mistake.
+# Kubernetes' list library extends with list<A>.indexOf(A): an overload of a type parameter, which
+# cel-expr-python's Overload does not declare): no overload of one of these is the user's mistake.
 CHECKED_FUNCTIONS = frozenset("""
     _==_ _!=_ _<_ _<=_ _>_ _>=_ _+_ _-_ _*_ _/_ _%_ !_ -_ _&&_ _||_ _?_:_ _[_] @in
     size contains startsWith endsWith matches string int uint double bytes bool timestamp duration
