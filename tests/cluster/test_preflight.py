@@ -351,6 +351,60 @@ def test_claims_of_a_release_across_two_namespaces_are_looked_up_in_their_own(co
     assert (missing["status"], missing["detail"]) == ("error", f"existing claim not found in {other}")
 
 
+def test_a_stateful_set_s_provisioned_claims_are_class_checked_per_replica(control_plane, namespace, tmp_path,
+                                                                            capsys):
+    """A StatefulSet of two replicas whose claim templates name no volume: each replica's claim is judged as
+    the release's other claims for a provisioner are. A class it names must exist; one that names none is
+    given the cluster's default class, as the DefaultStorageClass plugin gives it (the server agrees), and is
+    an error while the cluster has none. The default class is deleted afterwards (classes are cluster-wide)."""
+    fast, default = f"fast-{namespace}", f"default-{namespace}"
+    templates = [{"metadata": {"name": name}, "spec": {"accessModes": ["ReadWriteOnce"],
+                                                       "resources": {"requests": {"storage": "10Gi"}}, **extra}}
+                 for name, extra in (("data", {"storageClassName": fast}), ("scratch", {}))]
+    stateful_set = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "store"}, "spec": {
+        "replicas": 2, "serviceName": "store", "selector": {"matchLabels": {"app": "store"}},
+        "template": {"metadata": {"labels": {"app": "store"}}, "spec": {"containers": [{
+            "name": "store", "image": "busybox:1.36", "volumeMounts": [{"name": "data", "mountPath": "/data"}]}]}},
+        "volumeClaimTemplates": templates}}
+    path = tmp_path / "store.yaml"
+    path.write_text(json.dumps(stateful_set))
+
+    def storage_lines() -> dict:
+        dgdlint(["preflight", str(path), "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig),
+                 "--format", "json"])
+        return {subject: check for (topic, subject), check in by_subject(json.loads(capsys.readouterr().out)).items()
+                if topic == "storage"}
+
+    before = storage_lines()
+    assert sorted(before) == ["data-store-0", "data-store-1", "scratch-store-0", "scratch-store-1"]
+    assert all(before[f"data-store-{i}"]["status"] == "error"
+               and f"storage class {fast} does not exist" in before[f"data-store-{i}"]["detail"] for i in (0, 1))
+    assert all(before[f"scratch-store-{i}"]["status"] == "error"
+               and "names no storage class and the cluster has no default one" in before[f"scratch-store-{i}"]["detail"]
+               for i in (0, 1)), before
+    create(control_plane, "/apis/storage.k8s.io/v1/storageclasses", {
+        "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": fast},
+        "provisioner": "ebs.csi.aws.com"})
+    try:
+        create(control_plane, "/apis/storage.k8s.io/v1/storageclasses", {
+            "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "provisioner": "nfs.csi.k8s.io",
+            "metadata": {"name": default, "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}}})
+        after = storage_lines()
+        for i in (0, 1):
+            assert after[f"data-store-{i}"]["status"] == "ok", after
+            assert f"created with storage class {fast} (provisioner ebs.csi.aws.com), ReadWriteOnce, 10Gi" \
+                in after[f"data-store-{i}"]["detail"]
+            assert after[f"scratch-store-{i}"]["status"] == "ok", after
+            assert f"created with storage class {default} " in after[f"scratch-store-{i}"]["detail"]
+        # The server agrees: the StatefulSet's claim without a class is stored with the default one.
+        stored = create(control_plane, f"/api/v1/namespaces/{namespace}/persistentvolumeclaims?dryRun=All", {
+            "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "scratch-store-0"},
+            "spec": templates[1]["spec"]})
+        assert stored["spec"]["storageClassName"] == default
+    finally:
+        control_plane.request("DELETE", f"/apis/storage.k8s.io/v1/storageclasses/{default}")
+
+
 def test_a_stateful_set_s_claim_template_naming_a_volume_is_judged_per_replica(control_plane, namespace, tmp_path,
                                                                                capsys):
     """A StatefulSet of two replicas whose claim template names a pre-made volume: each replica's claim

@@ -414,9 +414,25 @@ MUTANTS = [
      "pod-spec-invalid"),  # a mount of a StatefulSet's claim template refused
     ("rules/device_cel.py", "compilers.typed.compile(_has_fields_as_true(expression))",
      "compilers.typed.compile(expression)", "resource-claim-invalid"),  # has(device.driver) typed as a string
-    ("rules/device_cel.py", "if match[1] in _ORDERING and {", "if False and {",
+    ("rules/device_cel.py", "ext_optional.ExtOptional(), _cross_type_comparisons(cel)]", "ext_optional.ExtOptional()]",
      "resource-claim-invalid"),  # an int compared with a double refused (cel-go takes it)
-    ("rules/device_cel.py", "match[1] not in CHECKED_FUNCTIONS", "False",
+    ("rules/device_cel.py", "[self.quantity], False,", "[self.quantity], True,",
+     "resource-claim-invalid"),  # sign(q) refused and q.sign() taken (Kubernetes' sign is a function)
+    ("rules/device_cel.py", 't("google.protobuf.Any")', "t.DYN",
+     "resource-claim-invalid"),  # an attribute beside dyn(1) in a literal, a comprehension over one taken
+    ("rules/device_cel.py", "elif undeclared is not None and undeclared[1] in CHECKED_FUNCTIONS:", "elif False:",
+     "resource-claim-invalid"),  # a quantity method given one argument too many taken
+    ("rules/device_cel.py", "elif ranged is not None:", "elif False:",
+     "resource-claim-invalid"),  # a comprehension over an attribute taken
+    ("rules/device_cel.py", "mixed = cel_ast.mixed_literal(tree) if tree is not None else None", "mixed = None",
+     "resource-claim-invalid"),  # [1, "a"] taken
+    ("rules/cel_ast.py", "        if exempt:\n            continue", "        if False:\n            continue",
+     "resource-claim-invalid"),  # format's list of arguments of mixed types refused
+    ("rules/cel_ast.py", "kind = kind.abstract_type.parameter_types[0]", "pass",
+     "resource-claim-invalid"),  # [?optional.of(1), 2] refused (an optional beside an int)
+    ("rules/cel_ast.py", "found = mismatch([typed(e.map_key) for e in entries]) or \\", "found = \\",
+     "resource-claim-invalid"),  # {"a": 1, 2: 1} taken
+    ("rules/device_cel.py", "if match is not None and match[1] in CHECKED_FUNCTIONS:", "if match is not None:",
      "resource-claim-invalid"),  # a list's indexOf (Kubernetes' list library) refused
     ("rules/device_cel.py", "\"device.capacity\": capacity}", "\"device.capacity\": nested}",
      "resource-claim-invalid"),  # a capacity compared with an int taken
@@ -657,8 +673,10 @@ MUTANTS = [
      "except (zoneinfo.ZoneInfoNotFoundError, ValueError):", "pod-spec-invalid"),  # a folder as a zone: a crash
     ("go_json.py", 'elif code < 0x20 or char in "<>&" or code in (0x2028, 0x2029):', "elif code < 0x20:",
      "resource-claim-invalid"),  # parameters counted without Go's HTML escaping
-    ("rules/device_cel.py", "if _RECURSION not in str(error):", "if True:",
+    ("rules/device_cel.py", "if not _RECURSION.search(str(error)):", "if True:",
      "resource-claim-invalid"),  # a selector nested 40 deep refused, which the server takes
+    ("rules/device_cel.py", 'r"recursion limit exceeded|Exceeded max recursion depth"', 'r"recursion limit exceeded"',
+     "resource-claim-invalid"),  # a sum of 41 terms refused, which the server takes
     ("go_json.py", 'if kind == "object" and not node.get("x-kubernetes-preserve-unknown-fields"):',
      'if kind == "object":', "operator-conversion-record-refused"),  # an open JSON value (a list) fails the decode
     ("go_json.py", "out[name] = decode(item, inner, path + (key,), times, out.get(name))",

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from dgdlint.model import as_list, as_map, as_str
 from dgdlint.preflight.needs import claim_pods, gpu_demand, needed_secrets, priority_class_names, pull_secret_names
 from dgdlint.preflight.report import Report
 from dgdlint.preflight.volumes import check_volume_binding, claim_object, cluster_default_class, template_claims
 from dgdlint.quantity import parse_quantity, quantity_bytes
+from dgdlint.rules.claim_binding import claim_class
 
 DGD_CRD = "dynamographdeployments.nvidia.com"
 GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"
@@ -139,19 +141,14 @@ def check_storage(report: Report, cluster, plan, namespace: str, release: str) -
         written = claim_object(plan, claim_name, claim_namespace)
         if written is not None and check_volume_binding(report, cluster, plan, written, classes):
             continue
-        # No class written: the DefaultStorageClass plugin writes the cluster's default in on create.
-        wanted = claim.storage_class or cluster_default_class(classes)
-        if wanted is None:
-            report.add("storage", "error", name, f"names no storage class and the cluster has no default one ({modes})")
-        elif wanted not in classes:
-            report.add("storage", "error", name, f"storage class {wanted} does not exist (classes: {_join(classes)})")
-        else:
-            report.add("storage", "ok", name, f"created with storage class {wanted} (provisioner "
-                       f"{classes[wanted].get('provisioner')}), {modes}, {claim.size}: the provisioner must "
-                       f"support {modes}")
-    for made in template_claims(plan):  # a StatefulSet's: judged when it binds a pre-made volume
-        if cluster.claim(made.namespace, made.name) is None:
-            check_volume_binding(report, cluster, plan, made, classes)
+        _provisioned(report, name, claim.storage_class, classes, modes, claim.size)
+    for made in template_claims(plan):  # a StatefulSet's, one per replica, unless the cluster has it already
+        if cluster.claim(made.namespace, made.name) is None \
+                and not check_volume_binding(report, cluster, plan, made, classes):
+            spec = as_map(made.value.get("spec"))
+            size = as_str(as_map(as_map(spec.get("resources")).get("requests")).get("storage"))
+            _provisioned(report, plan.model.qualified(made.namespace, made.name), claim_class(made), classes,
+                         _join(as_str(mode) or "" for mode in as_list(spec.get("accessModes"))), size)
     for (claim_namespace, claim_name), pods in sorted(mounted_by.items()):
         if (claim_namespace, claim_name) in created:
             continue
@@ -167,6 +164,20 @@ def check_storage(report: Report, cluster, plan, namespace: str, release: str) -
                        "(needs ReadWriteMany)")
         else:
             report.add("storage", "ok", name, f"existing claim, {_join(modes)}, {phase}, mounted by {pods} pods")
+
+
+def _provisioned(report: Report, name: str, storage_class: str | None, classes: dict[str, dict], modes: str,
+                 size: str | None) -> None:
+    """A claim the release creates for a provisioner: its class (none written: the DefaultStorageClass plugin
+    writes the cluster's default in on create) must exist."""
+    wanted = storage_class or cluster_default_class(classes)
+    if wanted is None:
+        report.add("storage", "error", name, f"names no storage class and the cluster has no default one ({modes})")
+    elif wanted not in classes:
+        report.add("storage", "error", name, f"storage class {wanted} does not exist (classes: {_join(classes)})")
+    else:
+        report.add("storage", "ok", name, f"created with storage class {wanted} (provisioner "
+                   f"{classes[wanted].get('provisioner')}), {modes}, {size}: the provisioner must support {modes}")
 
 
 def kept_claim_changes(claim, existing: dict, classes: dict[str, dict]) -> tuple[str, list[str]]:

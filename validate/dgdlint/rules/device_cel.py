@@ -9,25 +9,32 @@ adds (semver, ip, cidr, url, format, sets, two-variable comprehensions, ...). So
 refuse alike is reported: text that does not parse, a name that is neither `device` nor anything the
 Kubernetes environment declares, a field a device does not have (device.attribute), a quantity beside an
 ordering operator (Kubernetes' Quantity has none), a type error (no overload of an operator, a standard
-function or a quantity function for the types given: `device.driver == null`, a capacity compared with an
-int), and a result of a known type other than bool. The device's fields are typed as the server types
-them: driver a string, allowMultipleAllocations a bool, attributes a map of maps of values whose type is
-known only when a device is read (so `device.attributes[D].model == 1` is taken, by the server too), and
-capacity a map of maps of the opaque kubernetes.Quantity.
+function or a quantity function for the types given, or for the number of arguments or the receiver given:
+`device.driver == null`, a capacity compared with an int, `q.asInteger(1)`, `q.sign()` where Kubernetes
+has sign(q); a comprehension over an attribute), a list or map literal of mixed types (`[1, "a"]`,
+`[1, device.attributes[D].x]`: cel-go's homogeneous aggregate literals, which Kubernetes turns on and
+cel-cpp does not have, checked over the types cel-cpp's checker gave the syntax tree, cel_ast.py), and a
+result of a known type other than bool (a dyn among them). The device's fields are typed as the server
+types them: driver a string, allowMultipleAllocations a bool, attributes a map of maps of `any` (cel-go's
+AnyType: `device.attributes[D].model == 1` is taken, a comprehension over one is not), and capacity a map
+of maps of the opaque kubernetes.Quantity. An int, a uint and a double are ordered with one another
+(<, <=, >, >=) as cel-go's cross-type numeric comparisons order them, declared here as cel-go declares
+them (`(1 < 2.0) + 1` is then a type error, as on the server; `1 == 1.0` is one on both).
 
 Not reported: an error that may come of a library missing here (an unknown function of Kubernetes'
-libraries, an overload of a function Kubernetes extends, such as a list's indexOf); an int compared with a
-double or a uint (cel-go's cross-type numeric comparisons, which cel-cpp does not have; the comparison
-is then not typed further); a list or map literal of mixed types (["a", 1]: cel-go's homogeneous
-aggregate literals, which cel-cpp does not have); a quantity's sign() (declared here, refused by the
-server); an expression nested deeper than cel-cpp's parser goes (32 levels, where cel-go goes to about
-250). The server's cost limit (cel-go's worst-case estimate, at most 1,000,000) is not estimated here:
-cel-expr-python has no estimator, and the README lists it among what only a live cluster checks."""
+libraries, an overload of a function Kubernetes extends, such as a list's indexOf); an expression nested
+deeper than cel-cpp's parser goes (32 levels, where cel-go goes to about 250). The server's cost limit
+(cel-go's worst-case estimate, at most 1,000,000) is not estimated here: cel-expr-python has no estimator,
+and the README lists it among what only a live cluster checks. With the DRAListTypeAttributes gate on, the
+server types an attribute as dyn, not any (that alpha gate is off by default in 1.37): a comprehension over
+one is then taken (and still refused here)."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+
+from dgdlint.rules import cel_ast
 
 MAX_EXPRESSION = 10 * 1024  # CELSelectorExpressionMaxLength, counted in bytes as Go's len() counts them
 
@@ -58,19 +65,22 @@ _QUANTITY = r"(?:device\s*\.\s*capacity\s*\[[^\]]*\]\s*\.\s*[A-Za-z_]\w*|quantit
 _ORDERED = re.compile(rf"{_QUANTITY}\s*(?:<=|>=|<|>)|(?:<=|>=|(?<![<>=!-])<|(?<![<>=!-])>)\s*{_QUANTITY}")
 # cel-cpp's parser refuses an expression nested deeper than 32 levels; the server's (cel-go) takes some 250
 # (checked: 120 parentheses deep are taken, 260 refused), so such an expression is not judged here.
-_RECURSION = "recursion limit exceeded"
+# cel-cpp says it two ways: parentheses nested (recursion limit exceeded) and operators chained, such as a sum
+# of 40 terms (Exceeded max recursion depth of 32); cel-go takes both.
+_RECURSION = re.compile(r"recursion limit exceeded|Exceeded max recursion depth")
+# A comprehension (all, exists, map, ...) over an attribute, of type any in the server's environment.
+_RANGE = re.compile(r"expression of type '([^']+)' cannot be the range of a comprehension")
 _OVERLOAD = re.compile(r"found no matching overload for '([^']+)' applied to '\((.*)\)'")
 # The functions whose every overload the server has is declared here alike (CEL's operators and standard
 # functions, the quantity library, cel-go's strings extension but indexOf and lastIndexOf, which
-# Kubernetes' list library extends): no overload of one of these is the user's mistake.
+# Kubernetes' list library extends with list<A>.indexOf(A): an overload of a type parameter, which
+# cel-expr-python's Overload does not declare): no overload of one of these is the user's mistake.
 CHECKED_FUNCTIONS = frozenset("""
     _==_ _!=_ _<_ _<=_ _>_ _>=_ _+_ _-_ _*_ _/_ _%_ !_ -_ _&&_ _||_ _?_:_ _[_] @in
     size contains startsWith endsWith matches string int uint double bytes bool timestamp duration
-    quantity isQuantity compareTo isGreaterThan isLessThan add sub isInteger asInteger asApproximateFloat
+    quantity isQuantity sign compareTo isGreaterThan isLessThan add sub isInteger asInteger asApproximateFloat
     charAt lowerAscii upperAscii replace split substring trim join
 """.split())
-_ORDERING = frozenset(("_<_", "_<=_", "_>_", "_>=_"))
-_NUMBERS = frozenset(("int", "uint", "double"))
 # has(device.FIELD): cel-cpp types it as the field (the fields are declared by their full names), the
 # server as a bool that is always true (every field is there): compiled as `true`.
 _HAS_FIELD = re.compile(r"has\s*\(\s*device\s*\.\s*(?:" + "|".join(DEVICE_FIELDS) + r")\s*\)")
@@ -90,22 +100,41 @@ class _Compilers:
         from dgdlint.schema import k8s_cel_lib
 
         t = cel.Type
-        nested = t.Map(t.STRING, t.Map(t.STRING, t.DYN))
+        nested = t.Map(t.STRING, t.Map(t.STRING, t("google.protobuf.Any")))  # cel-go's AnyType, as the server's
         self.quantity = t.AbstractType("kubernetes.Quantity")
         capacity = t.Map(t.STRING, t.Map(t.STRING, self.quantity))
-        functions = k8s_cel_lib.declarations(cel, leave_out=("hasValue", "value", "orValue"),  # ext_optional's
+        functions = k8s_cel_lib.declarations(cel, leave_out=("hasValue", "value", "orValue", "sign"),  # see below
                                              quantity=self.quantity)
+        # Kubernetes' sign is a function, sign(q), not a method: declared so here.
+        functions.append(cel.FunctionDecl("sign", [cel.Overload("quantity_sign", t.INT, [self.quantity], False,
+                                                                k8s_cel_lib.sign)]))
 
         def env(variables: dict):
             return cel.NewEnv(variables=variables, functions=functions,
                               extensions=[ext_strings.ExtStrings(), ext_bindings.ExtBindings(),
-                                          ext_optional.ExtOptional()])
+                                          ext_optional.ExtOptional(), _cross_type_comparisons(cel)])
 
         device = t.Map(t.STRING, t.DYN)
         self.typed = env({"device": device, "device.driver": t.STRING, "device.allowMultipleAllocations": t.BOOL,
                           "device.attributes": nested, "device.capacity": capacity})
         self.plain = env({"device": device})
-        self.known = (t.STRING, t.INT, t.UINT, t.DOUBLE, t.BYTES, t.NULL, t.TIMESTAMP, t.DURATION)
+        self.known = (t.STRING, t.INT, t.UINT, t.DOUBLE, t.BYTES, t.NULL, t.TIMESTAMP, t.DURATION, t.DYN)
+
+
+def _cross_type_comparisons(cel):
+    """cel-go's CrossTypeNumericComparisons, which Kubernetes turns on: <, <=, > and >= of an int, a uint and
+    a double with one another, declared as cel-go declares them. As an extension, the declarations join the
+    standard library's (cel-cpp refuses a second declaration of _<_ given to NewEnv's functions)."""
+    t = cel.Type
+    numbers = {"int64": t.INT, "uint64": t.UINT, "double": t.DOUBLE}
+    operators = {"_<_": ("less", lambda a, b: a < b), "_<=_": ("less_equals", lambda a, b: a <= b),
+                 "_>_": ("greater", lambda a, b: a > b), "_>=_": ("greater_equals", lambda a, b: a >= b)}
+    declarations = []
+    for operator, (name, compare) in operators.items():
+        overloads = [cel.Overload(f"{name}_{left}_{right}", t.BOOL, [numbers[left], numbers[right]], False, compare)
+                     for left in numbers for right in numbers if left != right]
+        declarations.append(cel.FunctionDecl(operator, overloads))
+    return cel.CelExtension("dgdlint_cross_type_numeric_comparisons", declarations)
 
 
 @lru_cache(maxsize=1)
@@ -150,7 +179,7 @@ def expression_problem(expression: str) -> str | None:
     try:
         compilers.plain.compile(expression, disable_check=True)
     except Exception as error:  # cel-expr-python raises for every compile problem
-        if _RECURSION not in str(error):
+        if not _RECURSION.search(str(error)):
             return f"does not parse as CEL: {_errors(str(error))[0]}"
         too_deep = True  # cel-cpp's parser stops at 32 levels, cel-go's at about 250: only the text is read
     code = _STRINGS.sub('""', expression)
@@ -167,12 +196,21 @@ def expression_problem(expression: str) -> str | None:
         compiled = compilers.typed.compile(_has_fields_as_true(expression))
     except Exception as error:
         errors = _errors(str(error))
+        type_error = _type_error(errors)
+        if type_error is not None:
+            return type_error
         names = _undeclared_names(errors)
         if names and not any(name.split(".")[0] in KUBERNETES_NAMES for name in names):
             name = names[0].split(".")[0]
             return f"refers to {name!r}, which the DRA environment does not declare (its one variable is " \
                    "`device`: device.driver, device.attributes[DOMAIN].NAME, device.capacity[DOMAIN].NAME)"
-        return _type_error(errors)
+        return None
+    tree = cel_ast.checked(compiled.serialize())
+    mixed = cel_ast.mixed_literal(tree) if tree is not None else None
+    if mixed is not None:
+        return f"has a list or map literal of mixed types: expected type {mixed[0]!r} but found {mixed[1]!r} " \
+               "(the server takes a literal whose elements, keys and values are each of one type; an attribute " \
+               "is of type any, dyn(...) of type dyn)"
     kind = _return_type_name(compiled, compilers)
     if kind is None:
         return None
@@ -189,17 +227,23 @@ def _has_fields_as_true(expression: str) -> str:
 
 def _type_error(errors: list[str]) -> str | None:
     """The first type error both compilers make of an expression, when every error is one of the checked
-    functions' (an int compared with a double or a uint is taken by cel-go: passed over)."""
+    functions': no overload for the types given, or (cel-cpp's word for it) an undeclared reference to one
+    of them, which is declared here with every overload the server has but none of that arity or receiver
+    (the server: no matching overload)."""
     found = []
     for error in errors:
-        match = _OVERLOAD.search(error)
-        if match is None or match[1] not in CHECKED_FUNCTIONS:
+        match, undeclared, ranged = _OVERLOAD.search(error), _UNDECLARED.search(error), _RANGE.search(error)
+        if match is not None and match[1] in CHECKED_FUNCTIONS:
+            found.append(match[0].replace("null_type", "null"))
+        elif ranged is not None:
+            found.append(f"a value of type {ranged[1]} cannot be the range of a comprehension (all, exists, map, "
+                         "filter, ...: a list, a map or a dyn)")
+        elif undeclared is not None and undeclared[1] in CHECKED_FUNCTIONS:
+            found.append(f"no overload of {undeclared[1]!r} takes the arguments given, or that receiver (sign(q) "
+                         "is a function; isGreaterThan, compareTo, add, sub, asInteger, ... are a "
+                         "kubernetes.Quantity's methods)")
+        else:
             return None
-        if match[1] in _ORDERING and {arg.strip() for arg in match[2].split(",")} <= _NUMBERS:
-            continue
-        found.append(match[0].replace("null_type", "null"))
-    if not found:
-        return None
     return f"does not type-check in the DRA environment: {found[0]} (the server compiles it with device.driver " \
            "a string, device.capacity[DOMAIN].NAME a kubernetes.Quantity, device.attributes[DOMAIN].NAME " \
            "of any type)"
