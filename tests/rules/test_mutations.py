@@ -740,8 +740,14 @@ MUTANTS = [
     ("rules/webhook_update.py", 'as_str(policy.get("enforcement")) or "required"', 'as_str(policy.get("enforcement"))',
      "update-kv-transfer-policy"),  # the default enforcement written out taken for a change
     ("cosmos.py", 'r"^[vV]?(0|', 'r"^v?(0|', "update-runtime-version"),  # a tag V1.7.0 no longer a version
-    ("diff/deployment.py", "(previous.node_count > 1) != (component.node_count > 1)",
+    ("diff/deployment.py", "previous.is_multinode != component.is_multinode",
      "previous.node_count != component.node_count", "diff-immutable-field"),  # 2 to 4 nodes taken for a new shape
+    ("diff/deployment.py", "if not view.alpha or c.obj.get(c.path) is not None}", "}",
+     "diff-immutable-field"),  # a null v1alpha1 service taken for a component
+    ("diff/pods.py", 'if shared.get("disabled") is True:', "if False:",
+     "diff-sessions-lost"),  # sharedMemory.disabled read as its size, not as the 0 it converts to
+    ("diff/pods.py", "if isinstance(sidecar, dict) and not any(", "if False and not any(",
+     "diff-sessions-lost"),  # a v1alpha1 frontendSidecar not taken for the container it becomes
     ("cosmos.py", '(main.env_value("NIM_ENABLE_STREAMING") or "").strip().lower() in ("1", "true")',
      '(main.env_value("NIM_ENABLE_STREAMING") or "").strip() in ("1", "true")',
      "diff-sessions-lost"),  # TRUE no longer switches streaming on

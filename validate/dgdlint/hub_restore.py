@@ -46,6 +46,7 @@ class HubRestore:
     """What one service's v1beta1 component gets from the record, as the webhook reads it."""
 
     index: int  # the record's component (spec.components[index])
+    saved: dict = field(default_factory=dict, repr=False)  # that component, decoded
     added: list[tuple[str, int]] = field(default_factory=list)  # containers appended: (name, record index)
     claims: tuple | None = None  # where restored resource claims are (the record path), the first
     frontend_sidecar: Value | None = None  # the restored v1beta1 frontendSidecar
@@ -88,7 +89,7 @@ def _grove(restore: HubRestore, service: dict, saved: dict) -> Value | None:
 def restore_service(index: int, saved: dict, service: dict, names: list[str]) -> HubRestore:
     """restoreSharedHubOnlyFields for a service (raw v1alpha1) whose pod has containers `names` (as
     dgdlint reads them), from the record's component `saved` (decoded, at spec.components[index])."""
-    restore = HubRestore(index)
+    restore = HubRestore(index, saved)
     has_sidecar = service.get("frontendSidecar") is not None
     template = saved.get("podTemplate")
     containers = as_list(as_map(as_map(template).get("spec")).get("containers"))

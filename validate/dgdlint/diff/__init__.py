@@ -2,8 +2,9 @@
 
 Both sides go through load and model; objects are paired by (group, kind, namespace, name) and compared
 through the normalized model only, so a v1alpha1 side and a v1beta1 side of one deployment compare by
-meaning, not by shape. The webhook's update checks read each side as the webhook gets it: a v1alpha1
-graph converted, with the v1beta1 fields its `nvidia.com/dgd-spec` record restores (hub_restore). The
+meaning, not by shape. The webhook's update checks, the immutable fields and the workers' pods read each
+side as the operator gets it: a v1alpha1 graph converted, with the v1beta1 fields its `nvidia.com/dgd-spec`
+record restores (hub_restore; the pods in diff.pods), each finding at the field the user's file writes. The
 rules' metadata is in the catalogue (dgdlint.rules.catalogue.DIFF_RULES); the command line in
 dgdlint.commands.diff."""
 
@@ -32,14 +33,15 @@ def compare(old: Model, new: Model) -> list[Finding]:
         new_graph = new_graphs.get(object_key(old_graph.obj))
         if new_graph is None:
             continue
-        immutable_fields(run, old_graph, new_graph)
-        # as the webhook compares them: a v1alpha1 side with the v1beta1 fields its dgd-spec record restores
+        # as the operator compares them: a v1alpha1 side converted, with the v1beta1 fields its dgd-spec record
+        # restores; findings still point where each user's file writes the field
         views = converted_view(old_graph), converted_view(new_graph, previous=old_graph.obj)
+        immutable_fields(run, *views)
         for change in update_changes(*views, new.release):
             run.add(change.rule, new_graph.obj, change.path, change.message,
                     location(old_graph.obj, change.old_path, change.old_note))
         if is_cosmos_graph(old_graph) or is_cosmos_graph(new_graph):
-            sessions_lost(run, old_graph, new_graph)
+            sessions_lost(run, *views)
             download_not_rerun(run, old_graph, new_graph)
             cache_claim_changed(run, old_graph, new_graph)
     dropped(run, old_index, new_index)

@@ -5,44 +5,53 @@ from __future__ import annotations
 
 from dgdlint.cosmos import is_streaming, nim_workers
 from dgdlint.diff.comparison import Comparison, location, plural
+from dgdlint.diff.pods import pods_of
 from dgdlint.diff.views import describe_changes, view_changes, worker_view
-from dgdlint.model import Component, Graph
+from dgdlint.model import Graph
+from dgdlint.webhook_model import ComponentView, GraphView
 
 
 def _components_container(graph: Graph) -> tuple:
     return graph.components[0].path[:-1] if graph.components else ("spec",)
 
 
-def immutable_fields(run: Comparison, old: Graph, new: Graph) -> None:
+def immutable_fields(run: Comparison, old: GraphView, new: GraphView) -> None:
+    """Read from the graphs as the operator gets them: a v1alpha1 side converted (component names from the
+    services, a null service none; `multinode: {}` is the CRD's default of 2 nodes), reported where the
+    user's file writes the field."""
     label = new.obj.label
-    before, after = old.backend_framework or "", new.backend_framework or ""
+    before, after = old.graph.backend_framework or "", new.graph.backend_framework or ""
     if before != after:
         run.add("diff-immutable-field", new.obj, ("spec", "backendFramework"),
                 f"{label}: backendFramework changes from {before or 'unset'!r} to {after or 'unset'!r}; the "
                 "operator rejects the update (the field is immutable after creation)",
                 location(old.obj, ("spec", "backendFramework"), f"before: {before or 'unset'}"))
-    old_components = {c.name: c for c in old.components}
-    new_components = {c.name: c for c in new.components}
+    old_components, new_components = _components(old), _components(new)
     added = sorted(set(new_components) - set(old_components))
     removed = sorted(set(old_components) - set(new_components))
     if added or removed:
         parts = [f"{verb} {', '.join(names)}" for verb, names in (("added", added), ("removed", removed)) if names]
-        where = new_components[added[0]].path if added else _components_container(new)
-        old_where = old_components[removed[0]].path if removed else _components_container(old)
+        where = new_components[added[0]].path if added else _components_container(new.graph)
+        old_where = old_components[removed[0]].path if removed else _components_container(old.graph)
         run.add("diff-immutable-field", new.obj, where,
                 f"{label}: the set of components changes ({'; '.join(parts)}); the operator rejects the update "
                 "(component names are immutable: a rename is a removal plus an addition)",
                 location(old.obj, old_where, "the components before"))
     for name, component in new_components.items():
         previous = old_components.get(name)
-        if previous is not None and (previous.node_count > 1) != (component.node_count > 1):
-            def shape(c: Component) -> str:
-                return f"multinode ({c.node_count} nodes)" if c.node_count > 1 else "single-node"
+        if previous is not None and previous.is_multinode != component.is_multinode:
+            def shape(c: ComponentView) -> str:
+                return f"multinode ({c.node_count} nodes)" if c.is_multinode else "single-node"
 
             run.add("diff-immutable-field", new.obj, component.path + ("multinode", "nodeCount"),
-                    f"{component.label} switches from {shape(previous)} to {shape(component)}; the operator "
-                    "rejects the update (node topology is immutable after creation)",
+                    f"{component.component.label} switches from {shape(previous)} to {shape(component)}; the "
+                    "operator rejects the update (node topology is immutable after creation)",
                     location(old.obj, previous.path + ("multinode", "nodeCount"), f"before: {shape(previous)}"))
+
+
+def _components(view: GraphView) -> dict[str, ComponentView]:
+    """The components the operator gets, by name (a null v1alpha1 service converts to none)."""
+    return {c.component.name: c for c in view.components if not view.alpha or c.obj.get(c.path) is not None}
 
 
 def _mode_path(graph: Graph) -> tuple:
@@ -56,12 +65,16 @@ def _mode_path(graph: Graph) -> tuple:
     return ("spec",)
 
 
-def sessions_lost(run: Comparison, old: Graph, new: Graph) -> None:
-    old_workers = {c.name: c for c in nim_workers(old)}
-    new_workers = {c.name: c for c in nim_workers(new)}
+def sessions_lost(run: Comparison, old_view: GraphView, new_view: GraphView) -> None:
+    """Streaming sessions a change loses, comparing each NIM worker's pod as the operator builds it (diff.pods)
+    on both sides, whatever API version each is written in."""
+    old, new = old_view.graph, new_view.graph
+    old_pods, new_pods = pods_of(old_view), pods_of(new_view)
+    old_workers = {c.name: old_pods[c.name] for c in nim_workers(old) if c.name in old_pods}
+    new_workers = {c.name: new_pods[c.name] for c in nim_workers(new) if c.name in new_pods}
     was, becomes = is_streaming(old), is_streaming(new)
     if was != becomes:
-        pods = sum(c.pods for c in old_workers.values())
+        pods = sum(c.count for c in old_workers.values())
         if was:
             what = (f"{new.obj.label} switches from streaming to regular mode: the live streaming sessions on its "
                     f"{plural(pods, 'worker pod')} are lost (sessions never migrate) and the session API goes away")
@@ -78,18 +91,20 @@ def sessions_lost(run: Comparison, old: Graph, new: Graph) -> None:
         previous = old_workers.get(name)
         if previous is None:
             continue  # a new or renamed component: diff-immutable-field says the update is rejected
-        changes = view_changes(worker_view(previous), worker_view(component), previous.path, component.path)
+        changes = view_changes(worker_view(previous), worker_view(component), previous.component.path,
+                               component.component.path)
+        label = component.component.label
         if changes:
             first = changes[0]
             run.add("diff-sessions-lost", new.obj, first.new_path,
-                    f"{component.label}: {describe_changes(changes)} change in a streaming graph; the operator "
-                    f"replaces its {plural(previous.pods, 'worker pod')} and the live sessions on "
-                    f"{'it' if previous.pods == 1 else 'them'} are lost (sessions never migrate)",
+                    f"{label}: {describe_changes(changes)} change in a streaming graph; the operator "
+                    f"replaces its {plural(previous.count, 'worker pod')} and the live sessions on "
+                    f"{'it' if previous.count == 1 else 'them'} are lost (sessions never migrate)",
                     location(old.obj, first.old_path, f"before: {first.aspect}"))
-        elif component.pods < previous.pods:
-            removed = previous.pods - component.pods
-            run.add("diff-sessions-lost", new.obj, component.replicas_path,
-                    f"{component.label} goes from {previous.pods} to {plural(component.pods, 'worker pod')} in a "
+        elif component.count < previous.count:
+            removed = previous.count - component.count
+            run.add("diff-sessions-lost", new.obj, component.component.replicas_path,
+                    f"{label} goes from {previous.count} to {plural(component.count, 'worker pod')} in a "
                     f"streaming graph: the live sessions on the {plural(removed, 'removed pod')} are lost "
                     "(sessions never migrate)",
-                    location(old.obj, previous.replicas_path, f"before: {previous.pods} pods"))
+                    location(old.obj, previous.component.replicas_path, f"before: {previous.count} pods"))

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dgdlint.cosmos import env_text
-from dgdlint.model import Component, Container, canonical_json
+from dgdlint.diff.pods import Pod
+from dgdlint.model import Container, canonical_json
 from dgdlint.quantity import canonical_quantity
 
 
@@ -35,10 +36,13 @@ def _resources(container: Container) -> dict[str, tuple[str, tuple]]:
     return out
 
 
-def _container_view(view: dict, prefix: str, container: Container) -> None:
+def _container_view(view: dict, prefix: str, container: Container, paths: dict | None = None) -> None:
+    paths = paths or {}
     view[prefix + "image"] = (container.image or "", container.image_path)
-    view[prefix + "command"] = (canonical_json(container.command_line), container.path + ("command",))
-    view[prefix + "workingDir"] = (container.working_dir or "", container.path + ("workingDir",))
+    view[prefix + "command"] = (canonical_json(container.command_line),
+                                paths.get("command", container.path + ("command",)))
+    view[prefix + "workingDir"] = (container.working_dir or "",
+                                   paths.get("workingDir", container.path + ("workingDir",)))
     for name, entry in effective_env(container).items():
         view[f"{prefix}env {name}"] = entry
     for name, entry in _resources(container).items():
@@ -52,19 +56,20 @@ def _container_view(view: dict, prefix: str, container: Container) -> None:
 _POD_KEYS_COMPARED_ELSEWHERE = {"containers", "initContainers", "mainContainer", "volumes"}
 
 
-def worker_view(component: Component) -> dict[str, tuple[str, tuple]]:
-    """Everything that, changed, makes the operator replace a component's pods: aspect -> (value, path).
-    Replicas and node count are left out: they scale or are immutable, they do not replace pods."""
+def worker_view(pod: Pod) -> dict[str, tuple[str, tuple]]:
+    """Everything that, changed, makes the operator replace a component's pods: aspect -> (value, path),
+    read from the pod the operator builds (diff.pods: a v1alpha1 service converted). Replicas and node
+    count are left out: they scale or are immutable, they do not replace pods."""
     view: dict[str, tuple[str, tuple]] = {}
-    _container_view(view, "", component.main)
-    for container in component.init_containers:
+    _container_view(view, "", pod.main)
+    for container in pod.init_containers:
         _container_view(view, f"init container {container.name}: ", container)
-    for container in component.sidecars:
-        _container_view(view, f"container {container.name}: ", container)
-    view["shared memory"] = (quantity(component.shared_memory), component.shared_memory_path)
-    for key, value in component.pod.spec.items():
+    for container in pod.containers:
+        _container_view(view, f"container {container.name}: ", container, pod.field_paths.get(container.name))
+    view["shared memory"] = (quantity(pod.shared_memory[0]), pod.shared_memory[1])
+    for key, value in pod.settings.spec.items():
         if key not in _POD_KEYS_COMPARED_ELSEWHERE:
-            view[f"pod {key}"] = (canonical_json(value), component.pod.field_path(key))
+            view[f"pod {key}"] = (canonical_json(value), pod.settings.field_path(key))
     return view
 
 

@@ -7,7 +7,7 @@ workloads share the container and pod views; PVCs, Secrets and the rest stay pla
 Only model/build.py looks at apiVersion. Every accessor tolerates wrong types, because rules run on
 objects that may have failed the schema stage."""
 
-from dgdlint.model.build import build_model, model_of
+from dgdlint.model.build import build_model, container_of, model_of
 from dgdlint.model.graph import Component, Graph, Model, PodSettings, Pvc, Workload
 from dgdlint.model.objects import (
     DEFAULT_GPU_RESOURCE,
@@ -31,5 +31,5 @@ from dgdlint.model.objects import (
 __all__ = [
     "Component", "Container", "DEFAULT_GPU_RESOURCE", "DGD_KIND", "DYNAMO_GROUP", "EnvVar", "Graph", "KObject",
     "Model", "Mount", "PodSettings", "Pvc", "WORKLOAD_POD_SPEC", "Workload", "api_group", "as_list", "as_map", "as_str",
-    "build_model", "canonical_json", "is_gpu_resource", "model_of", "parse_count", "walk"
+    "build_model", "canonical_json", "container_of", "is_gpu_resource", "model_of", "parse_count", "walk"
 ]

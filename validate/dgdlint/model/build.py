@@ -144,6 +144,12 @@ def _strings(value: object) -> list[str]:
     return [text for text in (as_str(item) for item in as_list(value)) if text is not None]
 
 
+def container_of(obj: KObject, raw: object, path: tuple, volumes: dict | None = None) -> Container:
+    """A container written elsewhere than a pod's container list (a conversion record's), read as the model
+    reads one; `path` is where it is said to be in `obj`, `volumes` the pod's (name -> (volume, path))."""
+    return _container(obj, raw, path, volumes=volumes)
+
+
 def _container(obj: KObject, raw: object, path: tuple, env_prefix: list[EnvVar] | None = None,
                volumes: dict | None = None) -> Container:
     raw = as_map(raw)

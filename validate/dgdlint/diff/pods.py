@@ -1,0 +1,201 @@
+"""A component's pod as the operator builds it, whatever API version the manifest is written in: what
+`dgdlint diff` compares for diff-sessions-lost, each value with the path where the user's file holds it.
+
+A v1alpha1 service reaches the operator converted (ConvertTo, api/v1alpha1/shared_spec_conversion.go,
+operator commit 2a6da14), with the v1beta1 fields its `nvidia.com/dgd-spec` record restores (hub_restore):
+
+- the `main` container from the service's envs, resources, volumeMounts and extraPodSpec.mainContainer
+  (as the model reads it), unless the conversion drops it (dropGeneratedMainContainer); an
+  extraPodSpec container named `main` gives way to it (buildSharedPodTemplateFromAlpha);
+- a `frontendSidecar` as a container `sidecar-frontend` (image, args, envs) unless one of that name is
+  written (appendFrontendSidecar); the record's `sidecar-frontend` lends it command, workingDir, resources
+  and mounts (restoreSharedHubOnlyFrontendSidecarContainerFields);
+- the record's containers the service does not build, as they are in the record (their path is the
+  record annotation's: that is where the user's file holds them);
+- `sharedMemory` as `sharedMemorySize`: `disabled: true` is 0, a zero size is none (ConvertFromSharedMemorySpec).
+
+On both versions the compilation cache is mounted on `main` as the operator renders the pod (graph.go
+applyCompilationCache): at its mountPath, else vLLM's default, a mount of the cache's claim without a
+path taking that path. A pod with no `main` and one container has that one as main, as the model reads a
+v1beta1 pod. Not modelled (no change claimed from them): envFrom, probes, pod template metadata, the
+record's flat volume-mount fields (subPath, readOnly) and container order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from dgdlint.hub_containers import MAIN, name_only
+from dgdlint.hub_restore import HubRestore, RestoredComponentView
+from dgdlint.model import Component, Container, Mount, PodSettings, as_list, as_map, as_str, container_of
+from dgdlint.quantity import parse_quantity
+from dgdlint.webhook_model import FRONTEND_SIDECAR_CONTAINER, ComponentView, GraphView
+
+# The operator's default compilation cache mount by backend framework (consts DefaultVLLMCacheMountPoint);
+# the other backends have none.
+_CACHE_MOUNT_POINTS = {"vllm": "/root/.cache/vllm"}
+
+
+@dataclass
+class Pod:
+    component: Component  # the model's component (name, label, replicas)
+    main: Container
+    containers: list[Container]  # the others
+    init_containers: list[Container]
+    shared_memory: tuple[str | None, tuple]
+    settings: PodSettings
+    count: int  # pods: replicas times the node count, as the operator reads them (multinode: {} is 2 nodes)
+    # container name -> field -> where the user's file writes it, where that is not under the container's path
+    field_paths: dict[str, dict[str, tuple]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.component.name
+
+
+def pods_of(view: GraphView) -> dict[str, Pod]:
+    """Component name -> its pod as the operator builds it (a null v1alpha1 service converts to nothing)."""
+    pods = {}
+    for component in view.components:
+        if view.alpha and component.obj.get(component.path) is None:
+            continue
+        pods[component.component.name] = pod_of(component, view.graph.backend_framework)
+    return pods
+
+
+def pod_of(view: ComponentView, backend: str | None) -> Pod:
+    component = view.component
+    count = view.replicas * max(view.node_count, 1)
+    if not view.alpha:
+        pod = Pod(component, component.main, list(component.sidecars), list(component.init_containers),
+                  (component.shared_memory, component.shared_memory_path), component.pod, count)
+    else:
+        pod = _converted(view, count)
+    _mount_compilation_cache(view, pod, backend)
+    return pod
+
+
+def _hub(view: ComponentView) -> HubRestore | None:
+    return view.hub if isinstance(view, RestoredComponentView) else None
+
+
+def _main_dropped(view: ComponentView) -> bool:
+    hub = _hub(view)
+    return hub is not None and hub.main_dropped
+
+
+def _converted(view: ComponentView, count: int) -> Pod:
+    component, raw, hub = view.component, view.raw, _hub(view)
+    containers = [c for c in component.sidecars if c.name != MAIN]
+    sidecar = raw.get("frontendSidecar")
+    paths: dict[str, dict[str, tuple]] = {}
+    if isinstance(sidecar, dict) and not any(c.name == FRONTEND_SIDECAR_CONTAINER for c in containers):
+        containers.append(_frontend_sidecar(component, sidecar))
+        paths[FRONTEND_SIDECAR_CONTAINER] = {"command": component.path + ("frontendSidecar", "args")}
+    if hub is not None:
+        record = as_list(as_map(as_map(hub.saved.get("podTemplate")).get("spec")).get("containers"))
+        volumes = _volumes(component)
+        if isinstance(sidecar, dict):
+            containers = [_lend(c, record, hub, volumes, paths.setdefault(c.name, {}))
+                          if c.name == FRONTEND_SIDECAR_CONTAINER else c for c in containers]
+        for _, position in hub.added:
+            containers.append(container_of(component.obj, as_map(record[position]),
+                                           hub.spec_path("podTemplate", "spec", "containers", position), volumes))
+    main = component.main
+    if _main_dropped(view):
+        if len(containers) == 1:
+            main, containers = containers[0], []
+        else:
+            graph_env = [entry for entry in component.main.env if entry.origin == "graph"]
+            main = Container(component.obj, component.path, "", None,
+                             component.path + ("extraPodSpec", "mainContainer", "image"), [], [], None, env=graph_env)
+    return Pod(component, main, containers, list(component.init_containers), _shared_memory(view),
+               component.pod, count, paths)
+
+
+def _frontend_sidecar(component: Component, sidecar: dict) -> Container:
+    """appendFrontendSidecar: the container the conversion makes of a v1alpha1 frontendSidecar."""
+    path = component.path + ("frontendSidecar",)
+    container = container_of(component.obj, {"name": FRONTEND_SIDECAR_CONTAINER, "image": sidecar.get("image"),
+                                             "args": sidecar.get("args"), "env": sidecar.get("envs")}, path)
+    container.env = [replace(entry, path=path + ("envs", entry.path[-1])) for entry in container.env]
+    return container
+
+
+def _lend(container: Container, record: list, hub: HubRestore, volumes: dict, paths: dict) -> Container:
+    """The record's first `sidecar-frontend` lends its fields but name, image, args and env (merged over);
+    `paths` gets where the lent command and workingDir are."""
+    found = [i for i, c in enumerate(record) if as_map(c).get("name") == FRONTEND_SIDECAR_CONTAINER]
+    if not found or name_only(as_map(record[found[0]])) is True:
+        return container
+    saved = container_of(container.obj, as_map(record[found[0]]),
+                         hub.spec_path("podTemplate", "spec", "containers", found[0]), volumes)
+    lent = replace(container, requests={**container.requests, **saved.requests},
+                   limits={**container.limits, **saved.limits})
+    if saved.command:
+        lent.command = saved.command
+        paths["command"] = saved.path + ("command",)
+    if saved.working_dir:
+        lent.working_dir = saved.working_dir
+        paths["workingDir"] = saved.path + ("workingDir",)
+    if saved.mounts:
+        lent.mounts = saved.mounts
+    return lent
+
+
+def _volumes(component: Component) -> dict:
+    """The pod's volumes, a v1alpha1 service's volumeMounts naming their claims (the operator adds those)."""
+    volumes = dict(component.pod.volumes())
+    for mount, path in component.own_volume_mounts():
+        name = as_str(mount.get("name"))
+        if name and name not in volumes:
+            volumes[name] = ({"name": name, "persistentVolumeClaim": {"claimName": name}}, path)
+    return volumes
+
+
+def _shared_memory(view: ComponentView) -> tuple[str | None, tuple]:
+    """ConvertFromSharedMemorySpec: disabled is a size of 0, a zero size is no size."""
+    shared = view.raw.get("sharedMemory")
+    if not isinstance(shared, dict):
+        return None, view.path + ("sharedMemory", "size")
+    if shared.get("disabled") is True:
+        return "0", view.path + ("sharedMemory", "disabled")
+    size = as_str(shared.get("size"))
+    if size is None or parse_quantity(size) == 0:
+        return None, view.path + ("sharedMemory", "size")
+    return size, view.path + ("sharedMemory", "size")
+
+
+def _cache(view: ComponentView) -> tuple[str, str, tuple] | None:
+    """(claim, mount path as written, where) of the compilation cache: v1beta1 `compilationCache`, v1alpha1
+    the first volumeMount with useAsCompilationCache."""
+    if not view.alpha:
+        cache = view.raw.get("compilationCache")
+        if not isinstance(cache, dict) or not as_str(cache.get("pvcName")):
+            return None
+        return as_str(cache["pvcName"]), as_str(cache.get("mountPath")) or "", view.path + ("compilationCache",)
+    for mount, path in view.component.own_volume_mounts():
+        if mount.get("useAsCompilationCache") is True and as_str(mount.get("name")):
+            return as_str(mount["name"]), as_str(mount.get("mountPoint")) or "", path
+    return None
+
+
+def _mount_compilation_cache(view: ComponentView, pod: Pod, backend: str | None) -> None:
+    found = _cache(view)
+    if found is None or _main_dropped(view):
+        return
+    claim, mount_path, path = found
+    mount_path = mount_path or _CACHE_MOUNT_POINTS.get((backend or "").strip().lower(), "")
+    if not mount_path:
+        return  # the operator refuses it (no default for this backend): nothing to compare
+    mounts = []
+    for mount in pod.main.mounts:
+        if mount.volume == claim and not mount.mount_path:
+            mount = replace(mount, mount_path=mount_path)
+        if mount.volume == claim and mount.claim is None and claim not in pod.settings.volumes():
+            mount = replace(mount, claim=claim)  # applyCompilationCacheVolume adds the claim's volume
+        if mount.mount_path == mount_path and any(m.mount_path == mount_path for m in mounts):
+            continue
+        mounts.append(mount)
+    if not any(m.mount_path == mount_path for m in mounts):
+        mounts.append(Mount(claim, mount_path, None, path, claim=claim))
+    pod.main = replace(pod.main, mounts=mounts)
