@@ -224,3 +224,33 @@ def test_the_json_summary_counts_each_severity_under_the_keys_the_readme_names(c
     _, text, _ = run(capsys, "check", str(target))
     assert text.splitlines()[-1].startswith(f"{counts['errors']} errors, {counts['warnings']} warnings, "
                                             f"{counts['infos']} info in 1 file")
+
+
+ODD_NAME = "odd\nname\x1b[31m\t.json"  # a newline, an escape sequence and a tab in a file name
+ODD_SHOWN = "odd\\nname\\x1b[31m\\t.json"
+
+
+def test_a_report_file_named_with_control_characters_is_named_escaped_on_one_line(capsys, tmp_path):
+    target = tmp_path / ODD_NAME
+    code, out, err = run(capsys, "check", "--format", f"json={target}", str(BASE))
+    assert (code, out) == (0, "") and json.loads(target.read_text())["summary"]["errors"] == 0
+    assert err == f"dgdlint: 0 errors, 0 warnings, 0 info; wrote json to {tmp_path}/{ODD_SHOWN}\n"
+
+
+def test_a_baseline_named_with_control_characters_is_named_escaped_on_one_line(capsys, tmp_path):
+    baseline = tmp_path / ODD_NAME
+    code, _, err = run(capsys, "check", "--write-baseline", str(baseline), str(FAILING))
+    assert code == 0 and baseline.is_file()
+    wrote = [line for line in err.splitlines() if "wrote" in line]
+    assert len(wrote) == 1 and wrote[0].endswith(f"to the baseline {tmp_path}/{ODD_SHOWN}")
+
+
+@pytest.mark.parametrize("command", [["convert", "--to", "v1beta1", "--write"], ["fix"]])
+def test_an_edited_file_named_with_control_characters_is_named_escaped_on_one_line(capsys, tmp_path, command):
+    source = tmp_path / ODD_NAME.replace(".json", ".yaml")
+    source.write_text((FAILING if command == ["fix"] else BASE).read_text())
+    before = source.read_text()
+    code, out, err = run(capsys, *command, str(source))
+    assert (code, out) == (0, "") and source.read_text() != before
+    wrote = [line for line in err.splitlines() if line.startswith("dgdlint: wrote")]
+    assert wrote == [f"dgdlint: wrote {tmp_path}/{ODD_SHOWN.replace('.json', '.yaml')}"]

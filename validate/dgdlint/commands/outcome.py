@@ -47,13 +47,15 @@ def apply(result, decisions: Policy) -> None:
     """Write the baseline when asked (every finding before the policy), then apply the policy to `result`."""
     from dgdlint import policy
     from dgdlint.engine import apply_policy
+    from dgdlint.report.text import one_line
 
     if decisions.write_baseline:
         try:
             count = policy.write_baseline(decisions.write_baseline, result.findings)
         except policy.ConfigError as error:
             raise UsageProblem(str(error)) from None
-        print(f"dgdlint: wrote {count} finding(s) to the baseline {decisions.write_baseline}", file=sys.stderr)
+        print(f"dgdlint: wrote {count} finding(s) to the baseline {one_line(str(decisions.write_baseline))}",
+              file=sys.stderr)
     apply_policy(result, decisions.config, annotations=decisions.annotations, baseline=decisions.baseline)
 
 
@@ -62,7 +64,7 @@ def report(args, render: Callable[[str], str], failed: bool, result=None) -> int
     named in one line on stderr (as pytest's `generated xml file`), which starts with the counts of `result`
     when no report went to stdout: a run whose every report goes to a file is not silent."""
     from dgdlint.report import write_report
-    from dgdlint.report.text import counts
+    from dgdlint.report.text import counts, one_line
 
     written = []
     targets = outputs(args)
@@ -71,7 +73,7 @@ def report(args, render: Callable[[str], str], failed: bool, result=None) -> int
         if problem:
             raise UsageProblem(problem)
         if target is not None:
-            written.append(f"{name} to {target}")
+            written.append(f"{name} to {one_line(str(target))}")
     if written:
         head = f"{counts(result)}; " if result is not None and all(t is not None for _n, t in targets) else ""
         print(f"dgdlint: {head}wrote {', '.join(written)}", file=sys.stderr)

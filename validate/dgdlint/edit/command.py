@@ -14,6 +14,7 @@ from dgdlint.edit.roundtrip import EditableFile, open_text
 from dgdlint.edit.shown_diff import print_diffs, print_utf8, secret_values, secrets_in, without_keys
 from dgdlint.edit.source import EditError
 from dgdlint.load import MAX_FILE_BYTES, byte_position
+from dgdlint.report.text import one_line
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -126,7 +127,7 @@ def _write(texts: dict[str, str], notes: list[Note]) -> int:
         print(f"dgdlint: error: {error.path}: {error.reason}; nothing written", file=sys.stderr)
         return EXIT_FINDINGS
     for path in texts:
-        print(f"dgdlint: wrote {path}", file=sys.stderr)
+        print(f"dgdlint: wrote {one_line(str(path))}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -253,7 +254,7 @@ def run_fix(paths: list[str], diff: bool, config=None, command: str = "fix") -> 
         print(f"dgdlint: {said}", file=sys.stderr)
         return EXIT_FINDINGS  # with --diff as `ruff check --diff`: exit 1 while a fix is pending
     for path in fixed:
-        print(f"dgdlint: wrote {path}", file=sys.stderr)
+        print(f"dgdlint: wrote {one_line(str(path))}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -9,8 +9,9 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _one_line(name: str) -> str:
-    """A file name on one line: control characters (a newline in a name) written as escapes."""
+def one_line(name: str) -> str:
+    """A file name on one line: control characters (a newline in a name) written as escapes (the findings' lines,
+    and the `wrote` lines on stderr)."""
     if name.isprintable():
         return name
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in name)
@@ -29,7 +30,7 @@ def render(result: CheckResult, show_fix: bool = False) -> str:
 
     lines = []
     for finding in result.findings:
-        lines.append(f"{_one_line(finding.file)}:{finding.line}:{finding.column}: {finding.severity} "
+        lines.append(f"{one_line(finding.file)}:{finding.line}:{finding.column}: {finding.severity} "
                      f"{finding.rule} {_message(finding)}")
         if show_fix and finding.remediation:
             lines.append(f"    fix: {finding.remediation}")
