@@ -254,3 +254,7 @@ def test_an_edited_file_named_with_control_characters_is_named_escaped_on_one_li
     assert (code, out) == (0, "") and source.read_text() != before
     wrote = [line for line in err.splitlines() if line.startswith("dgdlint: wrote")]
     assert wrote == [f"dgdlint: wrote {tmp_path}/{ODD_SHOWN.replace('.json', '.yaml')}"]
+    # the notes before it name the file as the findings do: every stderr line starts with dgdlint or the name
+    shown = f"{tmp_path}/{ODD_SHOWN.replace('.json', '.yaml')}:"
+    assert all(line.startswith(("dgdlint: ", shown)) for line in err.splitlines())
+    assert command != ["fix"] or shown in err  # fix notes what it repaired

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dgdlint.report.text import one_line
+
 # What each code of a note means, for `dgdlint explain` (these are not rules: the edit commands say them).
 # code -> (the commands that say it, severity, meaning)
 EDIT_NOTES = {
@@ -72,7 +74,7 @@ class Note:
     message: str
 
     def text(self) -> str:
-        return f"{self.file}:{self.line}: {self.severity}: {self.message} [{self.code}]"
+        return f"{one_line(self.file)}:{self.line}: {self.severity}: {self.message} [{self.code}]"
 
 
 def line_of(container, key, start: int) -> int:
