@@ -742,7 +742,7 @@ MUTANTS = [
     ("cosmos.py", 'r"^[vV]?(0|', 'r"^v?(0|', "update-runtime-version"),  # a tag V1.7.0 no longer a version
     ("diff/deployment.py", "previous.is_multinode != component.is_multinode",
      "previous.node_count != component.node_count", "diff-immutable-field"),  # 2 to 4 nodes taken for a new shape
-    ("diff/deployment.py", "if not view.alpha or c.obj.get(c.path) is not None}", "}",
+    ("diff/pods.py", "if not view.alpha or c.obj.get(c.path) is not None}", "}",
      "diff-immutable-field"),  # a null v1alpha1 service taken for a component
     ("diff/pods.py", 'if shared.get("disabled") is True:', "if False:",
      "diff-sessions-lost"),  # sharedMemory.disabled read as its size, not as the 0 it converts to

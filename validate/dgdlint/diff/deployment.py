@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dgdlint.cosmos import is_streaming, nim_workers
 from dgdlint.diff.comparison import Comparison, location, plural
-from dgdlint.diff.pods import pods_of
+from dgdlint.diff.pods import components_of, pods_of
 from dgdlint.diff.views import describe_changes, view_changes, worker_view
 from dgdlint.model import Graph
 from dgdlint.webhook_model import ComponentView, GraphView
@@ -26,7 +26,7 @@ def immutable_fields(run: Comparison, old: GraphView, new: GraphView) -> None:
                 f"{label}: backendFramework changes from {before or 'unset'!r} to {after or 'unset'!r}; the "
                 "operator rejects the update (the field is immutable after creation)",
                 location(old.obj, ("spec", "backendFramework"), f"before: {before or 'unset'}"))
-    old_components, new_components = _components(old), _components(new)
+    old_components, new_components = components_of(old), components_of(new)
     added = sorted(set(new_components) - set(old_components))
     removed = sorted(set(old_components) - set(new_components))
     if added or removed:
@@ -47,11 +47,6 @@ def immutable_fields(run: Comparison, old: GraphView, new: GraphView) -> None:
                     f"{component.component.label} switches from {shape(previous)} to {shape(component)}; the "
                     "operator rejects the update (node topology is immutable after creation)",
                     location(old.obj, previous.path + ("multinode", "nodeCount"), f"before: {shape(previous)}"))
-
-
-def _components(view: GraphView) -> dict[str, ComponentView]:
-    """The components the operator gets, by name (a null v1alpha1 service converts to none)."""
-    return {c.component.name: c for c in view.components if not view.alpha or c.obj.get(c.path) is not None}
 
 
 def _mode_path(graph: Graph) -> tuple:

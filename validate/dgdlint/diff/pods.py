@@ -47,19 +47,15 @@ class Pod:
     # container name -> field -> where the user's file writes it, where that is not under the container's path
     field_paths: dict[str, dict[str, tuple]] = field(default_factory=dict)
 
-    @property
-    def name(self) -> str:
-        return self.component.name
+
+def components_of(view: GraphView) -> dict[str, ComponentView]:
+    """The components the operator gets, by name (a null v1alpha1 service converts to none)."""
+    return {c.component.name: c for c in view.components if not view.alpha or c.obj.get(c.path) is not None}
 
 
 def pods_of(view: GraphView) -> dict[str, Pod]:
-    """Component name -> its pod as the operator builds it (a null v1alpha1 service converts to nothing)."""
-    pods = {}
-    for component in view.components:
-        if view.alpha and component.obj.get(component.path) is None:
-            continue
-        pods[component.component.name] = pod_of(component, view.graph.backend_framework)
-    return pods
+    """Component name -> its pod as the operator builds it."""
+    return {name: pod_of(component, view.graph.backend_framework) for name, component in components_of(view).items()}
 
 
 def pod_of(view: ComponentView, backend: str | None) -> Pod:
