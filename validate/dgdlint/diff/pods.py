@@ -180,7 +180,7 @@ def _mount_compilation_cache(view: ComponentView, pod: Pod, backend: str | None)
     if found is None or _main_dropped(view):
         return
     claim, mount_path, path = found
-    mount_path = mount_path or _CACHE_MOUNT_POINTS.get((backend or "").strip().lower(), "")
+    mount_path = mount_path or _CACHE_MOUNT_POINTS.get(backend or "", "")
     if not mount_path:
         return  # the operator refuses it (no default for this backend): nothing to compare
     mounts = []
