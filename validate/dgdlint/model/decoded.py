@@ -2,7 +2,8 @@
 resource list (a map of quantities: a container's requests and limits, a claim's storage, a quota's hard
 limits, ...) is the zero quantity to Kubernetes' Go types, so `limits: {cpu: }` is a limit of 0, which a
 request of 1 CPU exceeds. (A single quantity, such as an emptyDir's sizeLimit, is a pointer: null there is
-unset.) Custom resources are left alone: the API server drops their nulls before validation."""
+unset.) Custom resources are left alone: the API server drops their nulls before validation. A volume's
+capacity is left too: persistent-volume-invalid refuses a null one as such (a volume of no size)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,6 @@ def zero_null_quantities(group: str, kind: str, value: dict) -> None:
                 _claim_spec(_map(template).get("spec"))
     elif kind == "PersistentVolumeClaim":
         _claim_spec(value.get("spec"))
-    elif kind == "PersistentVolume":
-        _zero(_at(value, ("spec",)).get("capacity"))
     elif kind == "ResourceQuota":
         _zero(_at(value, ("spec",)).get("hard"))
     elif kind == "LimitRange":
