@@ -29,6 +29,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     claim_binding,
     gpu_fit,
     placement,
+    volume_placement,
     hygiene,
     autoscaler_target,
     images,

@@ -1,0 +1,176 @@
+"""Whether any node can take a pod together with the PersistentVolumes its claims bind to, decided as the
+scheduler's VolumeBinding filter decides it (k8s.io/component-helpers storage/volume CheckNodeAffinity, with
+the node affinity matching of scheduling/corev1): a node must meet the pod's node selector and one term of
+its required node affinity, and, for each volume, one term of the volume's `spec.nodeAffinity.required`.
+
+The volume's terms are matched against a node made of the real node's labels alone: its name is empty
+there, so a volume's matchFields (`metadata.name In [node-1]`) hold only when they hold of an empty name. A
+pod term and one term of each volume hold on one node exactly when the term joining their label
+requirements (and the pod term's field requirements) does, as a term is the conjunction of its
+requirements; so each such joined term is decided by node_affinity.py's exact reading, which also gives a
+witness node. A term that matches no node alone (empty, unparsed, self-contradicting) is left out before
+joining; a volume none of whose terms any node meets is unusable by every pod."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from dgdlint.model import KObject, PodSettings, as_list, as_map, as_str
+from dgdlint.node_selection import Requirement, Verdict
+from dgdlint.rules.node_affinity import TERMS_SHOWN, node_verdicts
+
+REQUIRED = ("spec", "nodeAffinity", "required", "nodeSelectorTerms")
+MOST_JOINED = 4096  # joined terms tried at most for one pod; beyond, the pod is left undecided
+
+
+@dataclass
+class VolumeTerms:
+    """A volume's required node affinity as the scheduler reads it: the terms some node can meet (index,
+    label requirements as written), and why each other term matches no node."""
+
+    volume: KObject
+    terms: list[tuple[int, list]] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+    @property
+    def path(self) -> tuple:
+        return REQUIRED
+
+
+def _terms_alone(volume: KObject, terms: list[dict]) -> PodSettings:
+    """A pod whose required terms are these (its node selector empty), for node_verdicts to judge."""
+    spec = {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+                                          {"nodeSelectorTerms": terms}}}}
+    return PodSettings(volume, (), spec)
+
+
+def _field_on_empty_name(expression: object) -> bool:
+    """Whether a matchField holds of the node the volume is matched against, which has no name: the
+    scheduler's field selector reads every key of it as empty (In [""] holds, NotIn ["x"] holds)."""
+    expression = as_map(expression)
+    operator, values = as_str(expression.get("operator")), as_list(expression.get("values"))
+    if operator not in ("In", "NotIn") or len(values) != 1 or not isinstance(values[0], str):
+        return False  # the scheduler cannot parse it: the term matches no node
+    return (values[0] == "") == (operator == "In")
+
+
+def volume_terms(volume: KObject) -> VolumeTerms | None:
+    """The volume's required terms judged one by one; None when it has no required node affinity (or none
+    the API server keeps: persistent-volume-invalid's)."""
+    required = as_map(as_map(as_map(volume.value.get("spec")).get("nodeAffinity")).get("required"))
+    terms = as_list(required.get("nodeSelectorTerms"))
+    if not terms:
+        return None
+    read = VolumeTerms(volume)
+    written = [as_map(term) for term in terms]
+    labels_only = [{"matchExpressions": as_list(term.get("matchExpressions"))} if term.get("matchExpressions")
+                   else {} for term in written]
+    verdicts = node_verdicts(_terms_alone(volume, labels_only))
+    for index, (term, verdict) in enumerate(zip(written, verdicts, strict=True)):
+        expressions, fields = as_list(term.get("matchExpressions")), as_list(term.get("matchFields"))
+        unmet = next((f for f in fields if not _field_on_empty_name(f)), None)
+        if not expressions and not fields:
+            read.refused.append(f"term {index} is empty, and an empty term matches no node")
+        elif unmet is not None:
+            read.refused.append(f"term {index}: matchFields {_field_text(unmet)} never holds, as the scheduler "
+                                "matches a volume's terms against the node's labels alone (its name read as empty)")
+        elif not expressions:  # fields alone, all holding: the term holds on every node
+            read.terms.append((index, []))
+        elif verdict.witness is None:
+            read.refused.append(verdict.why)
+        else:
+            read.terms.append((index, expressions))
+    return read
+
+
+def _field_text(expression: object) -> str:
+    expression = as_map(expression)
+    values = ", ".join(str(v) for v in as_list(expression.get("values")))
+    return f"{as_str(expression.get('key')) or ''} {as_str(expression.get('operator')) or ''} [{values}]"
+
+
+@dataclass
+class Joint:
+    """A pod and its volumes judged together: a witness node (labels, name) that takes the pod with them
+    all, else up to TERMS_SHOWN explanations of joined terms no node meets, of `tried` in all."""
+
+    witness: tuple[dict, str] | None = None
+    why: list[str] = field(default_factory=list)
+    tried: int = 0
+    blamed: set = field(default_factory=set)  # names of volumes a shown explanation blames
+
+
+def _pod_terms(pod: PodSettings, verdicts: list[Verdict]) -> list[tuple[int | None, dict]]:
+    """The pod's required terms some node meets with its node selector (index, term); [(None, {})] when it
+    has no required node affinity."""
+    if verdicts and verdicts[0].index is None:
+        return [(None, {})]
+    written = as_list(as_map(as_map(pod.affinity.get("nodeAffinity")).get(
+        "requiredDuringSchedulingIgnoredDuringExecution")).get("nodeSelectorTerms"))
+    return [(v.index, as_map(written[v.index])) for v in verdicts if v.witness is not None]
+
+
+def _origin(requirement: Requirement, pod_index: int | None, spans: list[tuple[int, str, int]]) -> str:
+    """Where a requirement of a joined term is written: the node selector, the pod's term, or a volume's."""
+    if requirement.source == "nodeSelector":
+        return "the pod's nodeSelector"
+    at = requirement.path[-1] if requirement.path[-2:-1] == ("matchExpressions",) else -1
+    for start, name, index in reversed(spans):
+        if at >= start >= 0:
+            return f"{name}'s term {index}"
+    return f"the pod's term {pod_index}"
+
+
+def _explain(verdict: Verdict, pod_index: int | None, spans: list) -> tuple[str, set]:
+    if not verdict.blame:
+        return verdict.why, set()
+    parts, blamed = [], set()
+    for requirement in verdict.blame:
+        origin = _origin(requirement, pod_index, spans)
+        blamed.update(name for _start, name, _index in spans if origin.startswith(f"{name}'s"))
+        parts.append(f"{requirement.describe(requirement.source)} ({origin})")
+    first = verdict.blame[0]
+    subject = f"a node's {first.key}" if first.path[-2:-1] == ("matchFields",) else first.key
+    return f"{subject} cannot be " + " and ".join(parts), blamed
+
+
+def joint_verdict(pod: PodSettings, volumes: list[VolumeTerms]) -> Joint | None:
+    """The pod with these volumes (each with a term some node meets), judged together; None when the pod
+    alone fits no node (node-affinity-unsatisfiable's) or there are too many joined terms to try."""
+    alone = node_verdicts(pod)
+    if not alone or all(verdict.witness is None for verdict in alone):
+        return None
+    pod_terms = _pod_terms(pod, alone)
+    choices = [[(v.volume.name, index, expressions) for index, expressions in v.terms] for v in volumes]
+    count = len(pod_terms)
+    for options in choices:
+        count *= len(options)
+    if count > MOST_JOINED or count == 0:
+        return None
+    joint = Joint()
+    for (pod_index, term), picked in itertools.product(pod_terms, itertools.product(*choices)):
+        expressions = list(as_list(term.get("matchExpressions")))
+        spans = []
+        for name, index, volume_expressions in picked:
+            spans.append((len(expressions), name, index))
+            expressions += volume_expressions
+        fields = as_list(term.get("matchFields"))
+        spec = dict(pod.spec)
+        if expressions or fields:
+            joined = {"matchExpressions": expressions} if expressions else {}
+            if fields:
+                joined["matchFields"] = fields
+            spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+                                                 {"nodeSelectorTerms": [joined]}}}
+        else:
+            spec.pop("affinity", None)
+        verdict = node_verdicts(PodSettings(pod.obj, pod.path, spec))[0]
+        joint.tried += 1
+        if verdict.witness is not None:
+            return Joint(witness=verdict.witness, tried=joint.tried)
+        if len(joint.why) < TERMS_SHOWN:
+            said, blamed = _explain(verdict, pod_index, spans)
+            joint.why.append(said)
+            joint.blamed |= blamed
+    return joint
