@@ -3,13 +3,14 @@ scheduler's VolumeBinding filter decides it (k8s.io/component-helpers storage/vo
 the node affinity matching of scheduling/corev1): a node must meet the pod's node selector and one term of
 its required node affinity, and, for each volume, one term of the volume's `spec.nodeAffinity.required`.
 
-The volume's terms are matched against a node made of the real node's labels alone: its name is empty
-there, so a volume's matchFields (`metadata.name In [node-1]`) hold only when they hold of an empty name. A
-pod term and one term of each volume hold on one node exactly when the term joining their label
-requirements (and the pod term's field requirements) does, as a term is the conjunction of its
-requirements; so each such joined term is decided by node_affinity.py's exact reading, which also gives a
-witness node. A term that matches no node alone (empty, unparsed, self-contradicting) is left out before
-joining; a volume none of whose terms any node meets is unusable by every pod."""
+The volume's terms are matched against a node made of the real node's labels alone: it has no name, and
+the matching code checks a term's matchFields only against a node with one, so a volume's matchFields
+(`metadata.name In [node-1]`) hold on every node once parsed (In or NotIn, one value). A pod term and one
+term of each volume hold on one node exactly when the term joining their label requirements (and the pod
+term's field requirements) does, as a term is the conjunction of its requirements; so each such joined
+term is decided by node_affinity.py's exact reading, which also gives a witness node. A term that matches
+no node alone (empty, unparsed, self-contradicting) is left out before joining; a volume none of whose
+terms any node meets is unusable by every pod."""
 
 from __future__ import annotations
 
@@ -45,14 +46,12 @@ def _terms_alone(volume: KObject, terms: list[dict]) -> PodSettings:
     return PodSettings(volume, (), spec)
 
 
-def _field_on_empty_name(expression: object) -> bool:
-    """Whether a matchField holds of the node the volume is matched against, which has no name: the
-    scheduler's field selector reads every key of it as empty (In [""] holds, NotIn ["x"] holds)."""
+def _field_parses(expression: object) -> bool:
+    """Whether the scheduler parses a matchField (In or NotIn, one value). Parsed, it is never checked against
+    the node the volume is matched with, which has no name and so no fields to check."""
     expression = as_map(expression)
     operator, values = as_str(expression.get("operator")), as_list(expression.get("values"))
-    if operator not in ("In", "NotIn") or len(values) != 1 or not isinstance(values[0], str):
-        return False  # the scheduler cannot parse it: the term matches no node
-    return (values[0] == "") == (operator == "In")
+    return operator in ("In", "NotIn") and len(values) == 1 and isinstance(values[0], str)
 
 
 def volume_terms(volume: KObject) -> VolumeTerms | None:
@@ -69,13 +68,13 @@ def volume_terms(volume: KObject) -> VolumeTerms | None:
     verdicts = node_verdicts(_terms_alone(volume, labels_only))
     for index, (term, verdict) in enumerate(zip(written, verdicts, strict=True)):
         expressions, fields = as_list(term.get("matchExpressions")), as_list(term.get("matchFields"))
-        unmet = next((f for f in fields if not _field_on_empty_name(f)), None)
+        unparsed = next((f for f in fields if not _field_parses(f)), None)
         if not expressions and not fields:
             read.refused.append(f"term {index} is empty, and an empty term matches no node")
-        elif unmet is not None:
-            read.refused.append(f"term {index}: matchFields {_field_text(unmet)} never holds, as the scheduler "
-                                "matches a volume's terms against the node's labels alone (its name read as empty)")
-        elif not expressions:  # fields alone, all holding: the term holds on every node
+        elif unparsed is not None:
+            read.refused.append(f"term {index}: matchFields {_field_text(unparsed)} is not In or NotIn with one "
+                                "value, so the scheduler never matches the term")
+        elif not expressions:  # fields alone, never checked: the term holds on every node
             read.terms.append((index, []))
         elif verdict.witness is None:
             read.refused.append(verdict.why)

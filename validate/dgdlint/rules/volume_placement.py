@@ -138,16 +138,17 @@ def _unusable(model: Model) -> dict[str, VolumeTerms]:
     pod's own node selector and one term of its required node affinity; on every other node the pod has a
     "volume node affinity conflict". When no node can meet them together (the volume's zone or GPU product
     not the pod's, two volumes of two zones), the API server takes the pod and it stays Pending for ever.
-    The scheduler matches a volume's terms against a node's labels alone, so a term's matchFields on
-    metadata.name never hold there; a volume none of whose terms any node meets is reported on the volume,
-    as no pod can ever use it. A pod no node can take alone is node-affinity-unsatisfiable's. The claims
+    The scheduler matches a volume's terms against a node's labels alone: a term's matchFields (on
+    metadata.name) are never checked there, so they keep no pod off a node. A volume none of whose terms any
+    node meets (a zone required to be two zones at once) is reported on the volume, as no pod can ever use
+    it. A pod no node can take alone is node-affinity-unsatisfiable's. The claims
     read are those the set makes, bound to the set's volumes as the volume controller binds them (the
     volume a claim names, or the one reserved for it that fits); a pod of a StatefulSet is judged with its
     own claim of each volumeClaimTemplate.""",
     remediation="Write the volume's node affinity and the pod's placement to agree (the volume's zone among "
                 "the GPU nodes' zones, one node label spelt one way), or give the pod a volume its nodes can "
-                "reach; select nodes in a volume's terms by a label such as kubernetes.io/hostname, never by "
-                "matchFields.",
+                "reach; select a volume's node by a label such as kubernetes.io/hostname: the scheduler "
+                "does not check a volume's matchFields.",
     reads=("pod specs of Job, CronJob, Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet (nodeSelector, affinity, "
            "persistentVolumeClaim volumes, volumeClaimTemplates)",
            "DynamoGraphDeployment component pod settings and v1alpha1 volumeMounts of spec.pvcs claims",
@@ -164,7 +165,7 @@ def volume_node_affinity_conflict(model: Model):
                 said += f"; and {len(terms.refused) - TERMS_SHOWN} more terms, none of which a node meets either"
             yield Hit(terms.volume, REQUIRED, f"{terms.volume.label}: no node meets its required node affinity "
                       f"({said}), so no pod that mounts its claim is ever scheduled")
-    made = _made(model)
+    made, said = _made(model), set()
     for obj, pod, label, claims in _pods(model):
         pairs = []
         for claim_name, path in claims:
@@ -175,11 +176,15 @@ def volume_node_affinity_conflict(model: Model):
         pairs = [p for p in pairs if read[p.volume.name].terms]  # an unusable volume is reported above
         if not pairs or next(node_selection_problems(pod), None) is not None:
             continue
-        yield from _judge(model, obj, pod, label, pairs, read)
+        for hit, volumes in _judge(model, obj, pod, label, pairs, read):
+            if (id(obj), hit.path, volumes) not in said:  # a StatefulSet's replicas whose claims name one volume
+                said.add((id(obj), hit.path, volumes))
+                yield hit
 
 
 def _judge(model: Model, obj: KObject, pod: PodSettings, label: str, pairs: list[Bound], read: dict):
-    """A hit for each volume the pod fits no node with; else one for the volumes together, if they clash."""
+    """(hit, volume names) for each volume the pod fits no node with; else for the volumes together, if they
+    clash."""
     unique = list({id(p.volume): p for p in pairs}.values())
     alone = []
     for pair in unique:
@@ -188,13 +193,13 @@ def _judge(model: Model, obj: KObject, pod: PodSettings, label: str, pairs: list
             return  # the pod fits no node alone (node-affinity-unsatisfiable's), or too much to try
         if joint.witness is None:
             alone.append(pair)
-            yield _hit(model, obj, label, [pair], joint)
+            yield _hit(model, obj, label, [pair], joint), (pair.volume.name,)
     rest = [pair for pair in unique if pair not in alone]
     if alone or len(rest) < 2:
         return
     joint = joint_verdict(pod, [read[pair.volume.name] for pair in rest])
     if joint is not None and joint.witness is None:
-        yield _hit(model, obj, label, rest, joint)
+        yield _hit(model, obj, label, rest, joint), tuple(pair.volume.name for pair in rest)
 
 
 def _hit(model: Model, obj: KObject, label: str, pairs: list[Bound], joint) -> Hit:
