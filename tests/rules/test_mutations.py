@@ -765,6 +765,18 @@ MUTANTS = [
      'return number >= threshold if self.operator == "Gt"', "node-affinity-unsatisfiable"),  # Gt read as >=
     ("node_selection.py", "if not expressions and not matched_fields:", "if False:",
      "node-affinity-unsatisfiable"),  # an empty term taken to match every node
+    ("rules/volume_affinity.py", 'return operator in ("In", "NotIn") and len(values) == 1',
+     'return False and len(values) == 1', "volume-node-affinity-conflict"),  # a volume's matchFields checked
+    ("rules/volume_affinity.py", "expressions += volume_expressions", "expressions = list(volume_expressions)",
+     "volume-node-affinity-conflict"),  # the pod's term dropped from the joined one
+    ("rules/volume_placement.py", "if alone or len(rest) < 2:", "if True:",
+     "volume-node-affinity-conflict"),  # volumes judged one at a time only
+    ("rules/volume_placement.py", "if len(reserving) == 1 and not list(", "if not reserving and not list(",
+     "volume-node-affinity-conflict"),  # a volume reserved by claimRef taken for no binding
+    ("rules/volume_placement.py", "if name and name not in volumes:", "if False:",
+     "volume-node-affinity-conflict"),  # a v1alpha1 service's mounts of spec.pvcs claims not read
+    ("rules/volume_placement.py", 'f"{workload.label} pod {obj.name}-{ordinal}", named + claims',
+     'f"{workload.label} pod {obj.name}-{ordinal}", named', "volume-node-affinity-conflict"),  # templates' claims
 ]
 
 
