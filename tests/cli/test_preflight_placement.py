@@ -3,10 +3,13 @@ reads them (the cluster tier checks the whole check against nodes on a real API 
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from dgdlint.model import PodSettings
+from dgdlint.model import KObject, PodSettings
 from dgdlint.preflight.placement import refusals, tolerates
+from dgdlint.rules.volume_affinity import volume_refusal
 
 GPU = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
 
@@ -48,3 +51,23 @@ def test_a_node_refuses_for_each_untolerated_taint_and_unmet_label_but_not_for_i
     named = {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["gpu-2"]}]}
     assert refusals(node, pod(exists, {}, affinity=required(named))) == [
         "required node affinity unmet (term 0: metadata.name is not In [gpu-2])"]
+
+
+def test_a_node_refuses_a_pod_whose_volume_it_cannot_use():
+    """The node affinity of a volume the pod's claim is bound to is read against the node's labels alone, as
+    the scheduler's VolumeBinding filter reads it: a volume's matchFields are never checked (the Go oracle in
+    tests/rules/test_volume_affinity_oracle.py holds the reading)."""
+    def volume(*terms: dict) -> KObject:
+        affinity = {"required": {"nodeSelectorTerms": list(terms)}}
+        return KObject.read_from("the cluster", {"apiVersion": "v1", "kind": "PersistentVolume",
+                                                 "metadata": {"name": "cache"}, "spec": {"nodeAffinity": affinity}})
+
+    node = {"metadata": {"name": "gpu-1", "labels": {"zone": "a"}}}
+    pod = PodSettings(None, ("spec",), {})
+    zone_b = {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["b"]}]}
+    assert refusals(node, pod, volumes=(partial(volume_refusal, volume(zone_b)),)) == [
+        "PersistentVolume cache's required node affinity unmet (term 0: zone is not In [b])"]
+    named = {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["gpu-2"]}]}
+    assert refusals(node, pod, volumes=(partial(volume_refusal, volume(zone_b, named)),)) == []
+    assert refusals(node, pod, volumes=(partial(volume_refusal, volume({**zone_b, **named})),)) == [
+        "PersistentVolume cache's required node affinity unmet (term 0: zone is not In [b])"]

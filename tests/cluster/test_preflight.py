@@ -323,6 +323,43 @@ def test_a_gpu_node_must_admit_the_workers_and_the_download_job(run, control_pla
             assert check["status"] == "error" and says in check["detail"] and "stays Pending" in check["detail"], check
 
 
+@pytest.mark.parametrize("fits", [True, False], ids=["fits", "conflict"])
+@pytest.mark.parametrize("bound", ["existing-claim", "created-claim"])
+def test_a_gpu_node_must_meet_the_node_affinity_of_the_cache_volume(run, ready, control_plane, bound, fits):
+    """The cache claim is bound to a volume of the cluster (an existing claim's volumeName, or the one the
+    created claim names) that only nodes of one GPU product can use: the scheduler's VolumeBinding filter
+    keeps the worker and the download Job off every other node (volume-node-affinity-conflict is the same
+    check on a volume the release ships)."""
+    namespace, product = ready
+    volume = f"cache-{namespace}"
+    wanted = product if fits else "TEST-OTHER-PRODUCT"
+    create(control_plane, "/api/v1/persistentvolumes", {
+        "apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": volume},
+        "spec": {"capacity": {"storage": "200Gi"}, "accessModes": ["ReadWriteMany"], "storageClassName": "",
+                 "nfs": {"server": "nfs.example.com", "path": "/exports/cache"},
+                 "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                     {"key": "nvidia.com/gpu.product", "operator": "In", "values": [wanted]}]}]}}}})
+    values = ["--set", f"worker.nodeSelector.nvidia\\.com/gpu\\.product={product}"]
+    if bound == "existing-claim":
+        create(control_plane, f"/api/v1/namespaces/{namespace}/persistentvolumeclaims", {
+            "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "models"},
+            "spec": {"accessModes": ["ReadWriteMany"], "storageClassName": "", "volumeName": volume,
+                     "resources": {"requests": {"storage": "200Gi"}}}})
+        values += ["--set", "cache.create=false", "--set", "cache.name=models"]
+    else:
+        values += ["--set", "cache.storageClass=-", "--set", f"cache.volumeName={volume}"]
+    _code, report = run(namespace, *values)
+    placement = {subject: check for (topic, subject), check in by_subject(report).items() if topic == "placement"}
+    assert len(placement) == 2, placement  # the worker and the download Job, which mount the cache
+    for check in placement.values():
+        if fits:
+            assert check["status"] == "ok" and f"node affinity of PersistentVolume {volume}" in check["detail"], check
+        else:
+            assert check["status"] == "error" and (
+                f"PersistentVolume {volume}'s required node affinity unmet (term 0: nvidia.com/gpu.product is not "
+                "In [TEST-OTHER-PRODUCT])") in check["detail"], check
+
+
 def test_claims_of_a_release_across_two_namespaces_are_looked_up_in_their_own(control_plane, namespace, tmp_path,
                                                                                capsys):
     """Two Jobs mount a claim `model-cache`, one in the release's namespace, where the claim exists, and one

@@ -8,7 +8,9 @@ built from.
 Thousands of random pods (node selectors, required node affinities) with one to three random volumes each:
 where dgdlint gives a witness node, Go must admit the pod there with every volume; where it says no node
 can take the pod with its volumes, or that a volume matches no node at all, Go must refuse every one of
-many random valid nodes drawn from the values the pod and the volumes name. Skips without Go, or when the
+many random valid nodes drawn from the values the pod and the volumes name; and node by node, dgdlint's
+reading of a volume against a real node (what `dgdlint preflight` does with the cluster's volumes) must
+refuse it exactly where Go does. Skips without Go, or when the
 modules cannot be had."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from test_node_affinity_oracle import KEYS, NAMES, _expression, _random_nodes, _
 
 from dgdlint.model import KObject
 from dgdlint.model.graph import PodSettings
-from dgdlint.rules.volume_affinity import joint_verdict, volume_terms
+from dgdlint.rules.volume_affinity import joint_verdict, volume_refusal, volume_terms
 from go_oracle import ask, build_with_kubernetes
 
 _MAIN = """package main
@@ -149,10 +151,17 @@ def test_volume_affinity_verdicts_are_the_schedulers(scheduler):
         expectations.append((unusable, joint))
     answers = scheduler(queries)
     outcomes = {"unusable": 0, "fits": 0, "conflict": 0, "undecided": 0}
-    admitted = 0
+    admitted = refused = 0
     for query, (unusable, joint), nodes in zip(queries, expectations, answers, strict=True):
         assert all(node["valid"] for node in nodes), query  # the test's own nodes are ones a cluster keeps
         both = [node["pod"] and all(node["volumes"]) for node in nodes]
+        # node by node (preflight's reading of the cluster's volumes): refused exactly where Go refuses
+        for index, volume in enumerate(query["volumes"]):
+            read = KObject.read_from("oracle", volume)
+            for node, sent in zip(nodes, query["nodes"], strict=True):
+                refusal = volume_refusal(read, sent["labels"])
+                assert (refusal == []) == node["volumes"][index], (volume, sent, refusal)
+                refused += bool(refusal)
         admitted += sum(both)
         if unusable:
             outcomes["unusable"] += 1
@@ -168,4 +177,4 @@ def test_volume_affinity_verdicts_are_the_schedulers(scheduler):
             assert not any(both), (query, joint.why)
     # every outcome is common, so no side of the comparison is idle
     assert all(count > 150 for count in outcomes.values()), outcomes
-    assert admitted > 2000, admitted
+    assert admitted > 2000 and refused > 20000, (admitted, refused)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from dgdlint.model import KObject, PodSettings, as_list, as_map, as_str
 from dgdlint.node_selection import Requirement, Verdict
-from dgdlint.rules.node_affinity import TERMS_SHOWN, node_verdicts
+from dgdlint.rules.node_affinity import TERMS_SHOWN, node_refusal, node_verdicts
 
 REQUIRED = ("spec", "nodeAffinity", "required", "nodeSelectorTerms")
 MOST_JOINED = 4096  # joined terms tried at most for one pod; beyond, the pod is left undecided
@@ -173,3 +173,24 @@ def joint_verdict(pod: PodSettings, volumes: list[VolumeTerms]) -> Joint | None:
             joint.why.append(said)
             joint.blamed |= blamed
     return joint
+
+
+def volume_refusal(volume: KObject, labels: dict) -> list[str]:
+    """Why the VolumeBinding filter keeps a pod whose claim is bound to `volume` off a node with these labels
+    (empty: it does not): the volume's terms read by node_affinity.node_refusal against a node without a
+    name, a term's parsed matchFields left out as the scheduler leaves them unchecked."""
+    required = as_map(as_map(as_map(volume.value.get("spec")).get("nodeAffinity")).get("required"))
+    if "nodeSelectorTerms" not in required:
+        return []
+    kept = []
+    for term in as_list(required.get("nodeSelectorTerms")):
+        term = as_map(term)
+        fields = as_list(term.get("matchFields"))
+        if fields and all(_field_parses(f) for f in fields):
+            if not as_list(term.get("matchExpressions")):
+                return []  # fields alone, never checked: the term holds on every node
+            term = {"matchExpressions": term["matchExpressions"]}
+        kept.append(term)
+    reasons = node_refusal(_terms_alone(volume, kept), labels, "")
+    return [reason.replace("required node affinity", f"{volume.label}'s required node affinity", 1)
+            for reason in reasons]

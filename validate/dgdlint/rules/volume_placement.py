@@ -68,7 +68,7 @@ def _made(model: Model) -> dict[tuple[str, str], MadeClaim]:
                                                   for made in model.made_claims()})
 
 
-def _named_claims(pod: PodSettings, component) -> list[tuple[str, tuple]]:
+def claims_named(pod: PodSettings, component) -> list[tuple[str, tuple]]:
     """(claim name, path) of each claim the pod's volumes name, and a v1alpha1 service's mounts of others."""
     found = []
     volumes = pod.volumes()
@@ -99,7 +99,7 @@ def _pods(model: Model):
     """(owner, pod settings, label, [(claim name, path)]) for each pod the set makes; a StatefulSet's once
     per ordinal with a claim of each of its volumeClaimTemplates."""
     for workload in model.workloads:
-        named = _named_claims(workload.pod, None)
+        named = claims_named(workload.pod, None)
         obj = workload.obj
         templates = _template_claims(model).get(id(obj), [])
         if not templates:
@@ -113,7 +113,7 @@ def _pods(model: Model):
             yield obj, workload.pod, f"{workload.label} pod {obj.name}-{ordinal}", named + claims
     for graph in model.graphs:
         for component in graph.components:
-            yield graph.obj, component.pod, component.label, _named_claims(component.pod, component)
+            yield graph.obj, component.pod, component.label, claims_named(component.pod, component)
 
 
 def _unusable(model: Model) -> dict[str, VolumeTerms]:
