@@ -121,3 +121,12 @@ def test_long_term_lists_are_explained_a_few_at_a_time_and_stay_quick():
     refused = [{"matchExpressions": [{"key": "zone", "operator": "Gt", "values": [f"{n}.5"]}]} for n in range(500)]
     (finding,) = _findings(_volume("pv", refused), _claim("c", "pv"), _pod(["c"]))
     assert finding.message.count("compares with no integer") == 4 and "and 496 more terms" in finding.message
+
+
+def test_a_volume_the_scheduler_may_translate_to_csi_is_not_judged():
+    # an in-tree GCE disk: on a node whose CSINode says the plugin is migrated, the scheduler matches the CSI
+    # translation, whose zone key is the driver's (topology.gke.io/zone), not the one written
+    volume = _volume("pv", _zone("b"))
+    del volume["spec"]["hostPath"]
+    volume["spec"]["gcePersistentDisk"] = {"pdName": "cache"}
+    assert _findings(volume, _claim("c", "pv"), _pod(["c"], {"zone": "a"})) == []

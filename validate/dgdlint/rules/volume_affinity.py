@@ -10,7 +10,9 @@ term of each volume hold on one node exactly when the term joining their label r
 term's field requirements) does, as a term is the conjunction of its requirements; so each such joined
 term is decided by node_affinity.py's exact reading, which also gives a witness node. A term that matches
 no node alone (empty, unparsed, self-contradicting) is left out before joining; a volume none of whose
-terms any node meets is unusable by every pod."""
+terms any node meets is unusable by every pod. A volume of an in-tree source that the scheduler may
+translate to CSI first (TRANSLATED_SOURCES; the node affinity's keys then change with the node) is not
+judged."""
 
 from __future__ import annotations
 
@@ -22,6 +24,10 @@ from dgdlint.node_selection import Requirement, Verdict
 from dgdlint.rules.node_affinity import TERMS_SHOWN, node_refusal, node_verdicts
 
 REQUIRED = ("spec", "nodeAffinity", "required", "nodeSelectorTerms")
+# In-tree volume sources the scheduler may translate to their CSI driver's before matching (csi-translation-lib,
+# on nodes whose CSINode says the plugin is migrated), which rewrites the node affinity's topology keys.
+TRANSLATED_SOURCES = ("gcePersistentDisk", "awsElasticBlockStore", "cinder", "azureDisk", "azureFile",
+                      "vsphereVolume", "portworxVolume")
 MOST_JOINED = 4096  # joined terms tried at most for one pod; beyond, the pod is left undecided
 
 
@@ -54,11 +60,18 @@ def _field_parses(expression: object) -> bool:
     return operator in ("In", "NotIn") and len(values) == 1 and isinstance(values[0], str)
 
 
+def _required(volume: KObject) -> dict | None:
+    """The volume's required node affinity as the scheduler matches it, None for a volume it may translate."""
+    spec = as_map(volume.value.get("spec"))
+    if any(spec.get(source) is not None for source in TRANSLATED_SOURCES):
+        return None
+    return as_map(as_map(spec.get("nodeAffinity")).get("required"))
+
+
 def volume_terms(volume: KObject) -> VolumeTerms | None:
     """The volume's required terms judged one by one; None when it has no required node affinity (or none
-    the API server keeps: persistent-volume-invalid's)."""
-    required = as_map(as_map(as_map(volume.value.get("spec")).get("nodeAffinity")).get("required"))
-    terms = as_list(required.get("nodeSelectorTerms"))
+    the API server keeps: persistent-volume-invalid's), or is of a source the scheduler may translate."""
+    terms = as_list((_required(volume) or {}).get("nodeSelectorTerms"))
     if not terms:
         return None
     read = VolumeTerms(volume)
@@ -179,8 +192,8 @@ def volume_refusal(volume: KObject, labels: dict) -> list[str]:
     """Why the VolumeBinding filter keeps a pod whose claim is bound to `volume` off a node with these labels
     (empty: it does not): the volume's terms read by node_affinity.node_refusal against a node without a
     name, a term's parsed matchFields left out as the scheduler leaves them unchecked."""
-    required = as_map(as_map(as_map(volume.value.get("spec")).get("nodeAffinity")).get("required"))
-    if "nodeSelectorTerms" not in required:
+    required = _required(volume)
+    if required is None or "nodeSelectorTerms" not in required:
         return []
     kept = []
     for term in as_list(required.get("nodeSelectorTerms")):

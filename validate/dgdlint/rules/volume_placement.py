@@ -144,7 +144,9 @@ def _unusable(model: Model) -> dict[str, VolumeTerms]:
     it. A pod no node can take alone is node-affinity-unsatisfiable's. The claims
     read are those the set makes, bound to the set's volumes as the volume controller binds them (the
     volume a claim names, or the one reserved for it that fits); a pod of a StatefulSet is judged with its
-    own claim of each volumeClaimTemplate.""",
+    own claim of each volumeClaimTemplate. A volume of an in-tree source the scheduler may translate to its
+    CSI driver first (gcePersistentDisk, awsElasticBlockStore, azureDisk and the like), whose node affinity
+    keys then change, is not judged.""",
     remediation="Write the volume's node affinity and the pod's placement to agree (the volume's zone among "
                 "the GPU nodes' zones, one node label spelt one way), or give the pod a volume its nodes can "
                 "reach; select a volume's node by a label such as kubernetes.io/hostname: the scheduler "
