@@ -130,3 +130,14 @@ def test_a_volume_the_scheduler_may_translate_to_csi_is_not_judged():
     del volume["spec"]["hostPath"]
     volume["spec"]["gcePersistentDisk"] = {"pdName": "cache"}
     assert _findings(volume, _claim("c", "pv"), _pod(["c"], {"zone": "a"})) == []
+
+
+def test_a_v1beta1_compilation_cache_claim_is_one_the_pod_mounts():
+    graph = {"apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment", "metadata": {"name": "demo"},
+             "spec": {"backendFramework": "vllm", "components": [{
+                 "name": "VllmWorker", "type": "worker", "compilationCache": {"pvcName": "c", "mountPath": "/cache"},
+                 "podTemplate": {"spec": {"nodeSelector": {"zone": "a"}, "containers": [
+                     {"name": "main", "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0"}]}}}]}}
+    (finding,) = _findings(_volume("pv", _zone("b")), _claim("c", "pv"), graph)
+    assert finding.path == "spec.components[0].compilationCache.pvcName"
+    assert finding.message.startswith("DynamoGraphDeployment demo component VllmWorker: no node can take it")

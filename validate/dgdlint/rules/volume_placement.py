@@ -34,8 +34,20 @@ class Bound:
 
 
 def _volumes(model: Model) -> dict[str, KObject]:
-    return model.memo("persistent-volumes", lambda: {  # the same index as claim_binding's: the last of a name
+    return model.memo("volumes-by-name", lambda: {  # of two of one name, the last (applied last)
         obj.name: obj for obj in model.objects if obj.kind == "PersistentVolume" and obj.group == ""})
+
+
+def _reserved(model: Model) -> dict[tuple, list[KObject]]:
+    """The volumes reserved by a claimRef, by the namespace and name it gives."""
+    def index():
+        found: dict[tuple, list[KObject]] = {}
+        for volume in _volumes(model).values():
+            ref = as_map(volume.value.get("spec")).get("claimRef")
+            if isinstance(ref, dict):
+                found.setdefault((as_str(ref.get("namespace")), as_str(ref.get("name"))), []).append(volume)
+        return found
+    return model.memo("volumes-by-claim-ref", index)
 
 
 def _reserves(volume: KObject, claim: KObject) -> bool:
@@ -56,7 +68,7 @@ def bound_volume(model: Model, made: MadeClaim) -> KObject | None:
         volume = volumes.get(named)
         reserved = volume is not None and isinstance(as_map(volume.value.get("spec")).get("claimRef"), dict)
         return None if volume is None or (reserved and not _reserves(volume, claim)) else volume
-    reserving = [volume for volume in volumes.values() if _reserves(volume, claim)]
+    reserving = [v for v in _reserved(model).get((claim.namespace, claim.name), []) if _reserves(v, claim)]
     attributes_class = model.release.kubernetes_at_least("1.34")
     if len(reserving) == 1 and not list(fit_problems(claim, reserving[0], attributes_class, named=False)):
         return reserving[0]
@@ -69,7 +81,8 @@ def _made(model: Model) -> dict[tuple[str, str], MadeClaim]:
 
 
 def claims_named(pod: PodSettings, component) -> list[tuple[str, tuple]]:
-    """(claim name, path) of each claim the pod's volumes name, and a v1alpha1 service's mounts of others."""
+    """(claim name, path) of each claim the pod's volumes name, and of those the operator adds a volume for: a
+    v1alpha1 service's mounts of spec.pvcs claims, a v1beta1 component's compilationCache.pvcName."""
     found = []
     volumes = pod.volumes()
     for volume, path in volumes.values():
@@ -81,6 +94,10 @@ def claims_named(pod: PodSettings, component) -> list[tuple[str, tuple]]:
             name = as_str(mount.get("name"))
             if name and name not in volumes:  # the operator adds a claim volume of the mount's name
                 found.append((name, path + ("name",)))
+        path = component.path + ("compilationCache", "pvcName")
+        name = as_str(component.obj.get(path)) if component.graph.shape == "components" else None
+        if name and name not in volumes:  # and one of a v1beta1 component's compilation cache claim
+            found.append((name, path))
     return found
 
 
@@ -116,7 +133,7 @@ def _pods(model: Model):
             yield graph.obj, component.pod, component.label, claims_named(component.pod, component)
 
 
-def _unusable(model: Model) -> dict[str, VolumeTerms]:
+def _affinity_volumes(model: Model) -> dict[str, VolumeTerms]:
     """The volumes of the set the API server keeps, with required node affinity, as volume_terms reads them."""
     def read():
         found = {}
@@ -157,7 +174,7 @@ def _unusable(model: Model) -> dict[str, VolumeTerms]:
            "PersistentVolumeClaim", "PersistentVolume (nodeAffinity, claimRef)"),
 )
 def volume_node_affinity_conflict(model: Model):
-    read = _unusable(model)
+    read = _affinity_volumes(model)
     if not read:
         return
     for terms in read.values():
