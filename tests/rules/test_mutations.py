@@ -773,8 +773,8 @@ MUTANTS = [
      "volume-node-affinity-conflict"),  # volumes judged one at a time only
     ("rules/volume_placement.py", "if len(reserving) == 1 and not list(", "if not reserving and not list(",
      "volume-node-affinity-conflict"),  # a volume reserved by claimRef taken for no binding
-    ("rules/volume_placement.py", "if name and name not in volumes:", "if False:",
-     "volume-node-affinity-conflict"),  # a v1alpha1 service's mounts of spec.pvcs claims not read
+    ("rules/volume_placement.py", "if name and name not in volumes:  # the operator adds a claim volume",
+     "if False:  #", "volume-node-affinity-conflict"),  # a v1alpha1 service's mounts of spec.pvcs claims not read
     ("rules/volume_placement.py", 'f"{workload.label} pod {obj.name}-{ordinal}", named + claims',
      'f"{workload.label} pod {obj.name}-{ordinal}", named', "volume-node-affinity-conflict"),  # templates' claims
 ]
