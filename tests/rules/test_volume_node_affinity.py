@@ -141,3 +141,9 @@ def test_a_v1beta1_compilation_cache_claim_is_one_the_pod_mounts():
     (finding,) = _findings(_volume("pv", _zone("b")), _claim("c", "pv"), graph)
     assert finding.path == "spec.components[0].compilationCache.pvcName"
     assert finding.message.startswith("DynamoGraphDeployment demo component VllmWorker: no node can take it")
+
+
+def test_a_pod_given_its_node_is_not_the_scheduler_s():
+    pod = _pod(["c"], {"zone": "a"})
+    pod["spec"]["nodeName"] = "gpu-1"
+    assert _findings(_volume("pv", _zone("b")), _claim("c", "pv"), pod) == []

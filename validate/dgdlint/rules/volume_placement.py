@@ -158,9 +158,10 @@ def _affinity_volumes(model: Model) -> dict[str, VolumeTerms]:
     The scheduler matches a volume's terms against a node's labels alone: a term's matchFields (on
     metadata.name) are never checked there, so they keep no pod off a node. A volume none of whose terms any
     node meets (a zone required to be two zones at once) is reported on the volume, as no pod can ever use
-    it. A pod no node can take alone is node-affinity-unsatisfiable's. The claims
-    read are those the set makes, bound to the set's volumes as the volume controller binds them (the
-    volume a claim names, or the one reserved for it that fits); a pod of a StatefulSet is judged with its
+    it. A pod no node can take alone is node-affinity-unsatisfiable's; a pod given its node (nodeName) is
+    not scheduled at all. The claims read are those the set makes, bound to the set's volumes as the volume
+    controller binds them (the volume a claim names, or the one reserved for it that fits); a pod of a
+    StatefulSet is judged with its
     own claim of each volumeClaimTemplate. A volume of an in-tree source the scheduler may translate to its
     CSI driver first (gcePersistentDisk, awsElasticBlockStore, azureDisk and the like), whose node affinity
     keys then change, is not judged.""",
@@ -193,8 +194,8 @@ def volume_node_affinity_conflict(model: Model):
             if volume is not None and volume.name in read and read[volume.name].volume is volume:
                 pairs.append(Bound(claim_name, path, found, volume))
         pairs = [p for p in pairs if read[p.volume.name].terms]  # an unusable volume is reported above
-        if not pairs or next(node_selection_problems(pod), None) is not None:
-            continue
+        if not pairs or pod.node_name or next(node_selection_problems(pod), None) is not None:
+            continue  # no scheduler runs for a pod given its node; the API server refuses the other
         for hit, volumes in _judge(model, obj, pod, label, pairs, read):
             if (id(obj), hit.path, volumes) not in said:  # a StatefulSet's replicas whose claims name one volume
                 said.add((id(obj), hit.path, volumes))
