@@ -161,17 +161,18 @@ def _affinity_volumes(model: Model) -> dict[str, VolumeTerms]:
     it. A pod no node can take alone is node-affinity-unsatisfiable's; a pod given its node (nodeName) is
     not scheduled at all. The claims read are those the set makes, bound to the set's volumes as the volume
     controller binds them (the volume a claim names, or the one reserved for it that fits); a pod of a
-    StatefulSet is judged with its
-    own claim of each volumeClaimTemplate. A volume of an in-tree source the scheduler may translate to its
-    CSI driver first (gcePersistentDisk, awsElasticBlockStore, azureDisk and the like), whose node affinity
-    keys then change, is not judged.""",
+    StatefulSet is judged with its own claim of each volumeClaimTemplate, a v1beta1 component with its
+    compilationCache claim. A volume of an in-tree source the scheduler may translate to its CSI driver
+    first (gcePersistentDisk, awsElasticBlockStore, azureDisk and the like), whose node affinity keys then
+    change, is not judged.""",
     remediation="Write the volume's node affinity and the pod's placement to agree (the volume's zone among "
                 "the GPU nodes' zones, one node label spelt one way), or give the pod a volume its nodes can "
                 "reach; select a volume's node by a label such as kubernetes.io/hostname: the scheduler "
                 "does not check a volume's matchFields.",
     reads=("pod specs of Job, CronJob, Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet (nodeSelector, affinity, "
            "persistentVolumeClaim volumes, volumeClaimTemplates)",
-           "DynamoGraphDeployment component pod settings and v1alpha1 volumeMounts of spec.pvcs claims",
+           "DynamoGraphDeployment component pod settings, v1alpha1 volumeMounts of spec.pvcs claims, v1beta1 "
+           "compilationCache.pvcName",
            "PersistentVolumeClaim", "PersistentVolume (nodeAffinity, claimRef)"),
 )
 def volume_node_affinity_conflict(model: Model):
