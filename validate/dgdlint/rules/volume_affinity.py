@@ -40,10 +40,6 @@ class VolumeTerms:
     terms: list[tuple[int, list]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
 
-    @property
-    def path(self) -> tuple:
-        return REQUIRED
-
 
 def _terms_alone(volume: KObject, terms: list[dict]) -> PodSettings:
     """A pod whose required terms are these (its node selector empty), for node_verdicts to judge."""
@@ -110,7 +106,6 @@ class Joint:
     witness: tuple[dict, str] | None = None
     why: list[str] = field(default_factory=list)
     tried: int = 0
-    blamed: set = field(default_factory=set)  # names of volumes a shown explanation blames
 
 
 def _pod_terms(pod: PodSettings, verdicts: list[Verdict]) -> list[tuple[int | None, dict]]:
@@ -134,17 +129,14 @@ def _origin(requirement: Requirement, pod_index: int | None, spans: list[tuple[i
     return f"the pod's term {pod_index}"
 
 
-def _explain(verdict: Verdict, pod_index: int | None, spans: list) -> tuple[str, set]:
+def _explain(verdict: Verdict, pod_index: int | None, spans: list) -> str:
+    """Why no node meets a joined term: the requirements on one key that clash, each with where it is written."""
     if not verdict.blame:
-        return verdict.why, set()
-    parts, blamed = [], set()
-    for requirement in verdict.blame:
-        origin = _origin(requirement, pod_index, spans)
-        blamed.update(name for _start, name, _index in spans if origin.startswith(f"{name}'s"))
-        parts.append(f"{requirement.describe(requirement.source)} ({origin})")
+        return verdict.why
+    parts = [f"{r.describe(r.source)} ({_origin(r, pod_index, spans)})" for r in verdict.blame]
     first = verdict.blame[0]
     subject = f"a node's {first.key}" if first.path[-2:-1] == ("matchFields",) else first.key
-    return f"{subject} cannot be " + " and ".join(parts), blamed
+    return f"{subject} cannot be " + " and ".join(parts)
 
 
 def joint_verdict(pod: PodSettings, volumes: list[VolumeTerms]) -> Joint | None:
@@ -182,9 +174,7 @@ def joint_verdict(pod: PodSettings, volumes: list[VolumeTerms]) -> Joint | None:
         if verdict.witness is not None:
             return Joint(witness=verdict.witness, tried=joint.tried)
         if len(joint.why) < TERMS_SHOWN:
-            said, blamed = _explain(verdict, pod_index, spans)
-            joint.why.append(said)
-            joint.blamed |= blamed
+            joint.why.append(_explain(verdict, pod_index, spans))
     return joint
 
 
