@@ -775,8 +775,8 @@ MUTANTS = [
      "volume-node-affinity-conflict"),  # a volume reserved by claimRef taken for no binding
     ("rules/volume_placement.py", "if name and name not in volumes:  # the operator adds a claim volume",
      "if False:  #", "volume-node-affinity-conflict"),  # a v1alpha1 service's mounts of spec.pvcs claims not read
-    ("rules/volume_placement.py", 'f"{workload.label} pod {obj.name}-{ordinal}", named + claims',
-     'f"{workload.label} pod {obj.name}-{ordinal}", named', "volume-node-affinity-conflict"),  # templates' claims
+    ("rules/volume_placement.py", 'f"{owner.label} pod {owner.obj.name}-{ordinal}", named + claims',
+     'f"{owner.label} pod {owner.obj.name}-{ordinal}", named', "volume-node-affinity-conflict"),  # templates' claims
 ]
 
 

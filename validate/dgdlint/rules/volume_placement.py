@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dgdlint.model import KObject, Model, PodSettings, as_map, as_str
+from dgdlint.model import Component, KObject, Model, PodSettings, as_map, as_str
 from dgdlint.model.claims import MadeClaim
 from dgdlint.rules.claim_binding import fit_problems
 from dgdlint.rules.node_affinity import TERMS_SHOWN
@@ -113,24 +113,21 @@ def _template_claims(model: Model) -> dict[int, list[MadeClaim]]:
 
 
 def _pods(model: Model):
-    """(owner, pod settings, label, [(claim name, path)]) for each pod the set makes; a StatefulSet's once
-    per ordinal with a claim of each of its volumeClaimTemplates."""
-    for workload in model.workloads:
-        named = claims_named(workload.pod, None)
-        obj = workload.obj
-        templates = _template_claims(model).get(id(obj), [])
+    """(owner, pod settings, label, [(claim name, path)]) for each pod the set makes (Model.pod_owners); a
+    StatefulSet's once per ordinal with a claim of each of its volumeClaimTemplates."""
+    for owner in model.pod_owners():
+        component = owner if isinstance(owner, Component) else None
+        named = claims_named(owner.pod, component)
+        templates = _template_claims(model).get(id(owner.obj), []) if component is None else []
         if not templates:
-            yield obj, workload.pod, workload.label, named
+            yield owner.obj, owner.pod, owner.label, named
             continue
         by_ordinal: dict[str, list] = {}
         for made in templates:
             ordinal = made.claim.name.rsplit("-", 1)[-1]
             by_ordinal.setdefault(ordinal, []).append((made.claim.name, made.path))
         for ordinal, claims in by_ordinal.items():
-            yield obj, workload.pod, f"{workload.label} pod {obj.name}-{ordinal}", named + claims
-    for graph in model.graphs:
-        for component in graph.components:
-            yield graph.obj, component.pod, component.label, claims_named(component.pod, component)
+            yield owner.obj, owner.pod, f"{owner.label} pod {owner.obj.name}-{ordinal}", named + claims
 
 
 def _affinity_volumes(model: Model) -> dict[str, VolumeTerms]:
