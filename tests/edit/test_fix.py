@@ -38,6 +38,15 @@ AMBIGUOUS = {
     "duplicate-env/fail/graph-level-env-twice.yaml",  # two values
     "duplicate-env/fail/name-three-times.yaml",  # three values
     "duplicate-env/fail/worker-precision-appended.yaml",  # two precisions
+    "metadata-value-not-string/fail/off-annotation-v1alpha1.yaml",  # "Off" or "false": the operator reads them apart
+    "runtime-version-advised/fail/mirrored-nim-image.yaml",  # a mirror: which build it holds is not known
+    "runtime-version-advised/fail/prerelease-nim-tag.yaml",  # a tag whose runtime dgdlint's data does not know
+    "runtime-version-advised/fail/v-prefixed-nim-tag.yaml",  # idem
+    "operator-conversion-annotation/fail/spec-record-from-kubectl-get.yaml",  # drop its fields, or keep them
+}
+# Failing fixtures with one finding answered and another left: the first is fixed, the second reported.
+PARTLY = {
+    "operator-conversion-annotation/fail/v1alpha1-records.yaml",  # dgd-status goes; dgd-spec restores fields
 }
 
 
@@ -64,13 +73,17 @@ def test_a_failing_fixture_of_a_fixable_rule_is_repaired_or_reported_as_ambiguou
         assert target.read_text() == case.read_text()
         assert f"[{rule}] [fix-ambiguous]" in err
         return
-    assert (rule, "error") not in after and (rule, "warning") not in after, err
+    if _name(case) in PARTLY:
+        assert f"[{rule}] [fix-ambiguous]" in err and f"[{rule}] [fixed]" in err
+        assert after[(rule, "warning")] + after[(rule, "error")] < before[(rule, "warning")] + before[(rule, "error")]
+    else:
+        assert (rule, "error") not in after and (rule, "warning") not in after, err
     assert not after - before, "the fix made new findings"
     assert f"[{rule}]" in err and "info: " in err
     # A second run finds nothing to do and changes nothing.
     fixed = target.read_text()
     code, _, err = run(capsys, "fix", str(target))
-    assert (code, target.read_text()) == (0, fixed) and "nothing to fix" in err
+    assert (code, target.read_text()) == (0, fixed) and ("nothing to fix" in err or _name(case) in PARTLY)
 
 
 @pytest.mark.parametrize("case", PASSING, ids=_name)
@@ -158,7 +171,7 @@ def test_rules_and_explain_show_whether_a_rule_is_fixable(capsys):
         name for name in (line.split()[1] for line in out.splitlines() if line) if name in FIXERS]
     _, out, _ = run(capsys, "explain", "edge-dflash-enabled")
     assert "dgdlint fix: Sets NIM_USE_DFLASH=0 and NIM_STREAMING_SPEC_METHOD=none" in out
-    _, out, _ = run(capsys, "explain", "streaming-async-scheduling")
+    _, out, _ = run(capsys, "explain", "streaming-frontend-adapter")
     assert "dgdlint fix: not fixable" in out
     _, out, _ = run(capsys, "explain", "ignore-annotation-without-reason")
     assert "`dgdlint fix` never writes one" in out

@@ -9,6 +9,7 @@ an edit."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -16,6 +17,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from dgdlint.edit.notes import Note
 from dgdlint.edit.roundtrip import EditableDocument, EditableFile
+from dgdlint.load.resolve import STR, Refused, resolve_plain, value_of
 from dgdlint.model import Container, KObject
 
 _NOT_A_PLAIN_STRING = re.compile(r"^(|~|null|true|false|yes|no|on|off|y|n|[-+.0-9].*)$", re.IGNORECASE)
@@ -89,6 +91,21 @@ class DeleteKeys:
     obj: KObject
     paths: tuple[tuple, ...]
     why: str
+
+
+@dataclass
+class QuoteScalar:
+    """Write the value at `path` (a plain scalar YAML reads as no string) as its own text in double quotes:
+    the text as written, read from the file (`1.0` stays "1.0", `0x1F` "0x1F"), never the value made text.
+    `doubt` is asked of that text and may name why the quoted text is not the one answer (then a note)."""
+
+    rule: str
+    obj: KObject
+    path: tuple
+    value: object  # the value the model read there: the text is checked to read as it
+    what: str  # e.g. "DynamoGraphDeployment x: annotation a": the note says what it became
+    doubt: Callable[[str], str | None] | None = None
+    why: str = ""  # written when the text is read
 
 
 @dataclass
@@ -261,7 +278,8 @@ def _delete_items(document: EditableDocument, plan: DeleteItems) -> bool | str:
     return True
 
 
-_EMPTY_GOES = {"limits", "requests", "custom", "resources"}  # a resource table left empty goes, up to `resources`
+# A resource table left empty goes, up to `resources`; so does an annotation map.
+_EMPTY_GOES = {"limits", "requests", "custom", "resources", "annotations"}
 
 
 def _delete_keys(document: EditableDocument, plan: DeleteKeys) -> bool | str:
@@ -282,5 +300,38 @@ def _delete_keys(document: EditableDocument, plan: DeleteKeys) -> bool | str:
     return True
 
 
+# A plain scalar that reads as a boolean or a number: no space, quote, comma, bracket or brace, no `#`.
+_PLAIN_WORD = re.compile(r"[^\s'\",\[\]{}#]+")
+
+
+def _same_value(one: object, other: object) -> bool:
+    return type(one) is type(other) and one == other
+
+
+def _quote_scalar(document: EditableDocument, plan: QuoteScalar) -> bool | str:
+    holder = _node(document, plan.obj.base + plan.path[:-1])
+    key = plan.path[-1]
+    position = getattr(getattr(holder, "lc", None), "data", {}).get(key) if isinstance(holder, CommentedMap) else None
+    if position is None:
+        return f"{plan.what} is not where it was read; quote it by hand"
+    lines = document.chunk.body.splitlines()
+    line, column = position[2], position[3]
+    found = _PLAIN_WORD.match(lines[line], column) if line < len(lines) else None
+    text = found.group(0) if found else ""
+    try:
+        tag, value = resolve_plain(text) if text else (STR, text)
+        same = tag != STR and _same_value(value_of(value), plan.value)
+    except Refused:
+        same = False
+    if not same:  # a tag (`!!int 5`), or a text that is not the value the model read
+        return f"{plan.what}: its text could not be read as written; quote it by hand"
+    doubt = plan.doubt(text) if plan.doubt else None
+    if doubt:
+        return doubt
+    holder[key] = DoubleQuotedScalarString(text)
+    plan.why = f'{plan.what}: {text} quoted as written, "{text}" (a string, as the API server needs)'
+    return True
+
+
 _APPLY.update({SetEnv: _set_env, AddFlag: _add_flag, SetField: _set_field, FromSecret: _from_secret,
-               DeleteItems: _delete_items, DeleteKeys: _delete_keys})
+               DeleteItems: _delete_items, DeleteKeys: _delete_keys, QuoteScalar: _quote_scalar})

@@ -5,6 +5,8 @@ endpoints, two Secrets) yields an Ambiguous plan, which `fix` reports and leaves
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 
 from dgdlint.cosmos import (
@@ -17,6 +19,7 @@ from dgdlint.cosmos import (
     timeout_seconds,
 )
 from dgdlint.edit.fix import AddFlag, Ambiguous, SetEnv
+from dgdlint.edit.fixers_admission import fix_conversion_records, fix_metadata_value, fix_runtime_version
 from dgdlint.edit.fixers_hygiene import (
     fix_claim_default_class,
     fix_duplicate_env,
@@ -68,6 +71,53 @@ def fix_streaming_worker_env(model: Model):
                 if value is None or value.lower() not in accepted:
                     yield SetEnv(rule, graph.obj, worker.main, name, accepted[0],
                                  f"{worker.label}: {name}={accepted[0]} (a streaming worker)")
+
+
+ASYNC_SCHEDULING = "NIM_DYNAMO_ASYNC_SCHEDULING"
+_ASYNC_IN_JSON = re.compile(r'"async_scheduling"(\s*:\s*)true')
+
+
+def fix_async_scheduling(model: Model):
+    """NIM_DYNAMO_ASYNC_SCHEDULING=false where a streaming worker sets it on; in the JSON form of
+    NIM_DISCOVERY_BACKEND, `true` turned to `false` in its text when that one word is the key's value, the rest
+    of the text kept as written."""
+    from dgdlint.rules.streaming import async_scheduling_requested, json_asks_async
+
+    rule = "streaming-async-scheduling"
+    for graph in _streaming_graphs(model):
+        for worker in nim_workers(graph):
+            requested, entry = async_scheduling_requested(worker.main)
+            if requested and entry.name == ASYNC_SCHEDULING:
+                yield SetEnv(rule, graph.obj, worker.main, ASYNC_SCHEDULING, "false",
+                             f"{worker.label}: {ASYNC_SCHEDULING}=false (streaming schedules synchronously)")
+            backend = worker.main.env_var("NIM_DISCOVERY_BACKEND")
+            text = backend.value if backend is not None and backend.is_literal else None
+            if not json_asks_async(text):
+                continue
+            edited = _async_off(text)
+            if edited is None:
+                yield Ambiguous(rule, graph.obj, backend.path, f"{worker.label}: async_scheduling is not written "
+                                "once as `\"async_scheduling\": true` in NIM_DISCOVERY_BACKEND's JSON; set it to "
+                                "false by hand")
+            else:
+                yield SetEnv(rule, graph.obj, worker.main, "NIM_DISCOVERY_BACKEND", edited,
+                             f"{worker.label}: async_scheduling false in NIM_DISCOVERY_BACKEND's JSON (streaming "
+                             "schedules synchronously)")
+
+
+def _async_off(text: str) -> str | None:
+    """The JSON text with its one `"async_scheduling": true` made false, when that is the only change to what it
+    holds; None when the key is written otherwise (escaped, twice, nested)."""
+    found = list(_ASYNC_IN_JSON.finditer(text))
+    if len(found) != 1:
+        return None
+    match = found[0]
+    edited = text[:match.start()] + f'"async_scheduling"{match.group(1)}false' + text[match.end():]
+    try:
+        before, after = json.loads(text), json.loads(edited)
+    except ValueError:
+        return None
+    return edited if isinstance(before, dict) and after == {**before, "async_scheduling": False} else None
 
 
 def _copy_to_missing(model: Model, rule: str, name: str, meaning: Callable[[str], object] = lambda text: text,
@@ -231,6 +281,10 @@ FIXERS: dict[str, Callable[[Model], object]] = {
     "duplicate-env": fix_duplicate_env,
     "frontend-requests-gpu": fix_frontend_gpu,
     "download-job-model-mismatch": fix_download_model,
+    "streaming-async-scheduling": fix_async_scheduling,
+    "metadata-value-not-string": fix_metadata_value,
+    "runtime-version-advised": fix_runtime_version,
+    "operator-conversion-annotation": fix_conversion_records,
 }
 
 

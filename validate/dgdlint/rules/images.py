@@ -154,10 +154,24 @@ def runtime_version_required(model: Model):
     advice. Not reported for a release whose schema has no `runtimeVersionOverride` (1.1.0).""",
     remediation="Add `runtimeVersionOverride: \"1.5.0\"` (the runtime the NIM bundles) to every component "
                 "that runs the NIM image.",
+    fixable="""Adds `runtimeVersionOverride` with the runtime the NIM image bundles (after the component's
+    type), where dgdlint's data knows it for the image's repository and tag (nvcr.io/nim/nvidia/cosmos3:2.1.0:
+    "1.5.0"). Another tag, a mirror under another name and an image pinned by digest are left for a
+    person.""",
 )
 def runtime_version_advised(model: Model):
+    for view, component_view, tag in nim_components_without_override(model):
+        component = component_view.component
+        yield Hit(view.obj, component.main.image_path,
+                  f"{component.label}: NIM image tag {tag!r} is the NIM release, not the Dynamo runtime version, "
+                  "and the component has no runtimeVersionOverride")
+
+
+def nim_components_without_override(model: Model):
+    """(graph view, component view, image tag) of each component that runs a NIM image with a semver tag and
+    no runtimeVersionOverride, in a release that has the field: what runtime-version-advised reports and
+    its fix reads."""
     for view in graph_views(model):
-        graph = view.graph
         for component_view in view.components:
             component = component_view.component
             image = component.main.image
@@ -166,6 +180,4 @@ def runtime_version_advised(model: Model):
                 continue
             tag, _ = image_tag(image)
             if is_semver(tag):
-                yield Hit(graph.obj, component.main.image_path,
-                          f"{component.label}: NIM image tag {tag!r} is the NIM release, not the Dynamo "
-                          "runtime version, and the component has no runtimeVersionOverride")
+                yield view, component_view, tag

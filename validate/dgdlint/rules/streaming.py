@@ -156,13 +156,19 @@ def async_scheduling_requested(container) -> tuple[bool, object]:
         return True, entry
     backend = container.env_var("NIM_DISCOVERY_BACKEND")
     if backend and backend.value and backend.value.strip().startswith("{"):
-        try:
-            parsed = json.loads(backend.value)
-        except ValueError:
-            return False, backend
-        if isinstance(parsed, dict) and parsed.get("async_scheduling") is True:
-            return True, backend
+        return json_asks_async(backend.value), backend
     return False, entry
+
+
+def json_asks_async(text: str | None) -> bool:
+    """Whether the JSON form of NIM_DISCOVERY_BACKEND (an object) sets async_scheduling true."""
+    if not text or not text.strip().startswith("{"):
+        return False
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and parsed.get("async_scheduling") is True
 
 
 @rule(
@@ -172,6 +178,10 @@ def async_scheduling_requested(container) -> tuple[bool, object]:
     scheduling on a streaming worker does not get it, and misleads whoever reads it.""",
     remediation="Set NIM_DYNAMO_ASYNC_SCHEDULING=false (or `\"async_scheduling\":false` in the JSON form of "
                 "NIM_DISCOVERY_BACKEND) on streaming workers.",
+    fixable="""Sets NIM_DYNAMO_ASYNC_SCHEDULING=false on the streaming worker, replacing its entry; in the JSON
+    form of NIM_DISCOVERY_BACKEND it turns the one `"async_scheduling": true` of the text to false and
+    keeps the rest as written. A JSON text that writes the key otherwise (escaped, twice) is left for a
+    person.""",
 )
 def streaming_async_scheduling(model: Model):
     for graph in _streaming_graphs(model):

@@ -132,6 +132,9 @@ def _metadata_maps(model: Model):
     `nvidia.com/enable-grove: false` are the usual case.""",
     remediation='Quote the value: `nvidia.com/enable-grove: "false"`.',
     reads=("metadata of custom resources (DynamoGraphDeployment, ...)",),
+    fixable="""Quotes the value as written in the file (`1.0` becomes "1.0", `0x1F` "0x1F", `yes` "yes"),
+    never the value made text. An operator switch whose text, quoted, it would read the other way
+    (`nvidia.com/enable-grove: Off`: "Off" is not "false") and a value with a tag are left for a person.""",
 )
 def metadata_value_not_string(model: Model):
     for obj, path in _metadata_maps(model):

@@ -38,33 +38,37 @@ _HUB_RULES = ("frontend-sidecar-invalid", "grove-pathway-required", "grove-name-
               "gpu-power-limit-invalid", "gpu-memory-service-invalid")
 
 
-def _what_it_does(view: GraphView, key: str, text: str) -> str:
+def record_effect(view: GraphView, key: str, text: str) -> tuple[str, bool]:
+    """What the operator does with a conversion record (the finding says it), and whether the record can go
+    with nothing the operator would keep lost: it drops or ignores it, restores nothing from it, or it is a
+    status (the operator's to write; one that does not decode only gets the graph refused)."""
     if view.alpha:  # ConvertTo: dgd-spec holds v1beta1 fields (restoreDGDHubSpec); dgd-status is dropped
         if key == STATUS_RECORD:
-            return "the operator's conversion drops it"
+            return "the operator's conversion drops it", True
         record = read_spec(text, "v1beta1")
         if record.unread:
-            return f"dgdlint cannot read it ({record.unread})"
+            return f"dgdlint cannot read it ({record.unread})", False
         if record.skipped:
-            return f"it does not decode as a v1beta1 spec ({record.skipped}), so the operator ignores it"
+            return f"it does not decode as a v1beta1 spec ({record.skipped}), so the operator ignores it", True
         # a null service converts to no component: nothing is restored into it
         restored = hub_services(record, [component.component.name for component in view.components
                                          if isinstance(view.obj.get(component.path), dict)])
         if not restored:
-            return "it holds no v1beta1 fields of this graph's services, so the conversion restores nothing from it"
+            return "it holds no v1beta1 fields of this graph's services, so the conversion restores nothing " \
+                   "from it", True
         return (f"the conversion restores the v1beta1 fields it holds for {', '.join(restored)} into the object the "
                 "webhook validates (operator-conversion-record-refused judges a restored frontendSidecar, "
-                "grove.forceScalingGroup and pod template containers)")
+                "grove.forceScalingGroup and pod template containers)"), False
     if key == STATUS_RECORD:
         problem = status_problem(text)
-        return f"it does not decode as the v1alpha1 status ({problem})" if problem else \
-            "the operator reads it as the v1alpha1 status"
+        return (f"it does not decode as the v1alpha1 status ({problem})" if problem else
+                "the operator reads it as the v1alpha1 status"), True
     record = read_spec(text, "v1alpha1")
     if record.unread:
-        return f"dgdlint cannot read it ({record.unread})"
+        return f"dgdlint cannot read it ({record.unread})", False
     if record.skipped:
-        return f"it does not decode as a v1alpha1 spec ({record.skipped}), so the operator ignores it"
-    return "the webhook restores the v1alpha1 fields it holds and validates them"
+        return f"it does not decode as a v1alpha1 spec ({record.skipped}), so the operator ignores it", True
+    return "the webhook restores the v1alpha1 fields it holds and validates them", False
 
 
 @rule(
@@ -81,6 +85,9 @@ def _what_it_does(view: GraphView, key: str, text: str) -> str:
     says what the operator does with each record.""",
     remediation="Remove nvidia.com/dgd-spec and nvidia.com/dgd-status from the manifest; write the fields "
                 "in the spec instead.",
+    fixable="""Removes a record the operator drops or ignores (a v1alpha1 graph's dgd-status, a dgd-spec that
+    does not decode or restores nothing) and a dgd-status (the operator's to write). A dgd-spec whose fields
+    the operator restores is left for a person: removing it drops them.""",
 )
 def operator_conversion_annotation(model: Model):
     for view in graph_views(model):
@@ -89,7 +96,7 @@ def operator_conversion_annotation(model: Model):
             if found is None or not found.text:  # the operator skips an empty one
                 continue
             yield Hit(view.obj, found.path, f"{view.obj.label}: annotation {key} is the operator's own conversion "
-                                            f"record; {_what_it_does(view, key, found.text)}")
+                                            f"record; {record_effect(view, key, found.text)[0]}")
 
 
 def _alpha_refusals(view: GraphView, path: tuple, record):
