@@ -43,6 +43,12 @@ AMBIGUOUS = {
     "runtime-version-advised/fail/prerelease-nim-tag.yaml",  # a tag whose runtime dgdlint's data does not know
     "runtime-version-advised/fail/v-prefixed-nim-tag.yaml",  # idem
     "operator-conversion-annotation/fail/spec-record-from-kubectl-get.yaml",  # drop its fields, or keep them
+    "intra-pod-failover-discovery/fail/pod-discovery-v1beta1.yaml",  # container discovery, or inter-pod failover
+    "intra-pod-failover-discovery/fail/intra-pod-spelled-out-pod-discovery-v1beta1.yaml",  # idem
+    "operator-annotation-invalid/fail/every-operator-annotation-v1beta1.yaml",  # words the operator does not take
+    "operator-annotation-invalid/fail/origin-version-empty.yaml",  # a version only a person can name
+    "operator-annotation-invalid/fail/origin-version-of-four-parts.yaml",  # which three parts
+    "operator-annotation-invalid/fail/service-executor-backend-v1alpha1.yaml",  # threads: mp or ray
 }
 # Failing fixtures with one finding answered and another left: the first is fixed, the second reported.
 PARTLY = {

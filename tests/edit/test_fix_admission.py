@@ -247,3 +247,65 @@ def test_a_spec_record_whose_fields_are_restored_is_left_and_the_status_beside_i
     assert "remove it, or write the graph in v1beta1 with the fields it holds (dgdlint convert): which is meant is " \
            "yours to choose [operator-conversion-annotation] [fix-ambiguous]" in err
     assert target.read_text() == text.replace(status, "")
+
+
+FAILOVER = RULES / "intra-pod-failover-discovery" / "fail"
+
+
+def test_container_discovery_is_added_with_an_annotation_map_where_the_graph_has_none(capsys, tmp_path):
+    case = FAILOVER / "enabled-intra-pod-v1alpha1.yaml"
+    text = case.read_text()
+    name = "metadata:\n  name: qwen3-agg\n"
+    assert text.count(name) == 1 and "annotations" not in text
+    target = tmp_path / "failover.yaml"
+    target.write_text(text)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and "DynamoGraphDeployment qwen3-agg: annotation nvidia.com/dynamo-kube-discovery-mode " \
+                         "\"container\" (component VllmWorker fails over intra-pod) [intra-pod-failover-discovery] " \
+                         "[fixed]" in err
+    assert target.read_text() == text.replace(
+        name, name + "  annotations:\n    nvidia.com/dynamo-kube-discovery-mode: container\n")
+    assert not _rules_found(target)
+
+
+def test_container_in_capitals_is_written_as_the_operator_compares_it_for_both_rules(capsys, tmp_path):
+    case = FAILOVER / "container-discovery-in-capitals-v1beta1.yaml"
+    text = case.read_text()
+    target = tmp_path / "capitals.yaml"
+    target.write_text(text)
+    code, _, err = run(capsys, "fix", str(target))
+    assert code == 0 and "[intra-pod-failover-discovery] [fixed]" in err
+    assert "[operator-annotation-invalid] [fixed]" in err
+    assert target.read_text() == text.replace("discovery-mode: Container\n", "discovery-mode: container\n")
+    assert not _rules_found(target)
+
+
+def test_a_failover_mode_left_to_its_default_is_a_choice(capsys, tmp_path):
+    """Failover enabled without a mode is intra-pod; without a discovery mode either, container discovery and
+    inter-pod failover are both answers."""
+    text = (FAILOVER / "enabled-intra-pod-v1alpha1.yaml").read_text()
+    assert text.count("        mode: intraPod\n") == 1
+    text = text.replace("        mode: intraPod\n", "")
+    target = tmp_path / "default.yaml"
+    target.write_text(text)
+    code, _, err = run(capsys, "fix", str(target))
+    assert (code, target.read_text()) == (0, text)
+    assert "component VllmWorker fails over intra-pod and nvidia.com/dynamo-kube-discovery-mode is not set: " \
+           "container discovery, or failover mode InterPod, is yours to choose [intra-pod-failover-discovery] " \
+           "[fix-ambiguous]" in err
+
+
+def test_an_operator_annotation_spelled_otherwise_on_a_service_takes_the_operator_s_spelling(capsys, tmp_path):
+    case = RULES / "operator-annotation-invalid" / "fail" / "service-executor-backend-v1alpha1.yaml"
+    text = case.read_text()
+    written = "nvidia.com/vllm-distributed-executor-backend: threads\n"
+    assert text.count(written) == 1
+    text = text.replace(written, 'nvidia.com/vllm-distributed-executor-backend: "MP "  # spaced\n')
+    target = tmp_path / "service.yaml"
+    target.write_text(text)
+    code, out, err = run(capsys, "fix", "--diff", str(target))
+    assert code == 1 and "component VllmWorker: annotation nvidia.com/vllm-distributed-executor-backend 'mp', the " \
+                         "operator's spelling of 'MP ' [operator-annotation-invalid] [would-fix]" in err
+    assert [line for line in out.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")] == [
+        '-        nvidia.com/vllm-distributed-executor-backend: "MP "  # spaced',
+        '+        nvidia.com/vllm-distributed-executor-backend: "mp"  # spaced']

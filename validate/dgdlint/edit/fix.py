@@ -47,13 +47,13 @@ class AddFlag:
 @dataclass
 class SetField:
     """Write `key: value` into the mapping at `path` of an object, before `before` when that key is there.
-    The value is a string, or a list of mappings of strings."""
+    The value is a string, a mapping of strings, or a list of mappings of strings."""
 
     rule: str
     obj: KObject
     path: tuple
     key: str
-    value: str | list
+    value: str | list | dict
     why: str
     before: str = ""
 
@@ -227,7 +227,9 @@ def _add_flag(document: EditableDocument, plan: AddFlag) -> bool | str:
     return True
 
 
-def _value(value: str | list):
+def _value(value: str | list | dict):
+    if isinstance(value, dict):
+        return CommentedMap((key, _string(text)) for key, text in value.items())
     if isinstance(value, list):
         return CommentedSeq([CommentedMap((key, _string(text)) for key, text in item.items()) for item in value])
     return _string(value)

@@ -19,7 +19,13 @@ from dgdlint.cosmos import (
     timeout_seconds,
 )
 from dgdlint.edit.fix import AddFlag, Ambiguous, SetEnv
-from dgdlint.edit.fixers_admission import fix_conversion_records, fix_metadata_value, fix_runtime_version
+from dgdlint.edit.fixers_admission import (
+    fix_conversion_records,
+    fix_failover_discovery,
+    fix_metadata_value,
+    fix_operator_annotation,
+    fix_runtime_version,
+)
 from dgdlint.edit.fixers_hygiene import (
     fix_claim_default_class,
     fix_duplicate_env,
@@ -285,6 +291,8 @@ FIXERS: dict[str, Callable[[Model], object]] = {
     "metadata-value-not-string": fix_metadata_value,
     "runtime-version-advised": fix_runtime_version,
     "operator-conversion-annotation": fix_conversion_records,
+    "intra-pod-failover-discovery": fix_failover_discovery,
+    "operator-annotation-invalid": fix_operator_annotation,
 }
 
 

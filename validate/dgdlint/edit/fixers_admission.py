@@ -10,6 +10,7 @@ from dgdlint.edit.fix import Ambiguous, DeleteKeys, QuoteScalar, SetField
 from dgdlint.load.resolve import BOOL, resolve_plain
 from dgdlint.model import Model, as_map
 from dgdlint.rules.hygiene import DISABLE_DISCOVERY
+from dgdlint.webhook_model import DISCOVERY_MODE, INTRA_POD, graph_views
 
 ENABLE_METRICS = "nvidia.com/enable-metrics"
 # The operator's annotations it reads as a switch, by how it compares the text: whether the switch is on.
@@ -83,7 +84,6 @@ def fix_conversion_records(model: Model):
     status; one whose fields the operator restores is a choice (lose them, or write the graph in the version
     that holds them)."""
     from dgdlint.rules.webhook_conversion import RECORDS, record_effect
-    from dgdlint.webhook_model import graph_views
 
     rule = "operator-conversion-annotation"
     for view in graph_views(model):
@@ -100,3 +100,60 @@ def fix_conversion_records(model: Model):
                 yield Ambiguous(rule, view.obj, found.path, f"{view.obj.label}: annotation {key}: {effect}; remove "
                                 f"it, or write the graph in {other} with the fields it holds (dgdlint convert): "
                                 "which is meant is yours to choose")
+
+
+def fix_failover_discovery(model: Model):
+    """Container discovery for a graph whose failover is written as intra-pod: the annotation added, or a
+    spelling of `container` the operator does not take (`Container`, "container ") written as it compares it.
+    Another mode (`pod`), or a failover mode left to its intra-pod default, is a choice: container discovery,
+    or inter-pod failover."""
+    rule = "intra-pod-failover-discovery"
+    for view in graph_views(model):
+        intra = [c for c in view.components if c.failover_mode == INTRA_POD]
+        mode = view.annotation(DISCOVERY_MODE)
+        if not intra or (mode is not None and mode.text == "container"):
+            continue
+        label = view.obj.label
+        written = mode is not None and (mode.text or "").strip().lower() == "container"
+        chosen = all(as_map(c.failover.value).get("mode") for c in intra)
+        if mode is not None and not written or mode is None and not chosen:
+            shown = f"is {mode.text!r}" if mode is not None else "is not set"
+            yield Ambiguous(rule, view.obj, mode.path if mode is not None else ("metadata",),
+                            f"{intra[0].component.label} fails over intra-pod and {DISCOVERY_MODE} {shown}: "
+                            "container discovery, or failover mode InterPod, is yours to choose")
+            continue
+        annotations = view.obj.get(("metadata", "annotations"))
+        where, key, value = (("metadata", "annotations"), DISCOVERY_MODE, "container") if \
+            isinstance(annotations, dict) else (("metadata",), "annotations", {DISCOVERY_MODE: "container"})
+        yield SetField(rule, view.obj, where, key, value, f"{label}: annotation {DISCOVERY_MODE} \"container\" ("
+                       f"component {intra[0].component.name} fails over intra-pod)")
+
+
+def fix_operator_annotation(model: Model):
+    """An annotation of the operator's with a fixed set of values, spelled in another case or with spaces:
+    the value it spells. Another value (a word it does not take, a version that is none) is a person's."""
+    from dgdlint.rules.webhook_annotations import (
+        ORIGIN_VERSION,
+        allowed_spelling,
+        annotation_choices,
+        choice_problem,
+        is_loose_semver,
+    )
+
+    rule = "operator-annotation-invalid"
+    for view in graph_views(model):
+        origin = view.annotation(ORIGIN_VERSION)
+        if origin is not None and not is_loose_semver(origin.text or ""):
+            yield Ambiguous(rule, view.obj, origin.path, f"{view.obj.label}: annotation {ORIGIN_VERSION} is "
+                            f"{origin.text!r}: which version is meant is yours to say (or remove it)")
+    for view, key, text, path, label in annotation_choices(model):
+        problem = choice_problem(key, text)
+        if not problem:
+            continue
+        spelled = allowed_spelling(key, text)
+        if spelled is None:
+            yield Ambiguous(rule, view.obj, path, f"{label}: annotation {key} {problem}: which is meant is yours to "
+                            "choose (or remove it for the operator's default)")
+        else:
+            yield SetField(rule, view.obj, path[:-1], key, spelled, f"{label}: annotation {key} {spelled!r}, the "
+                           f"operator's spelling of {text!r}")

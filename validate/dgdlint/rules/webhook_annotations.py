@@ -44,7 +44,7 @@ _CHOICES = {
 }
 
 
-def _choice_problem(key: str, text: str | None) -> str | None:
+def choice_problem(key: str, text: str | None) -> str | None:
     allowed, fold = _CHOICES[key]
     value = (text or "").lower() if fold else text
     if value in ((a.lower() for a in allowed) if fold else allowed):
@@ -65,6 +65,9 @@ def _choice_problem(key: str, text: str | None) -> str | None:
     component with `nvidia.com/enable-grove: "false"`), so `dgdlint check` does not read it.""",
     remediation="Use one of the values the message lists, or remove the annotation to get the operator's "
                 "default.",
+    fixable="""Writes the value the operator accepts that the annotation spells in another case or with spaces
+    around it (`Container` becomes `container`, `rollingrecreate` `RollingRecreate`, " ray" `ray`). Any other
+    value, and an origin version that is none, is left for a person.""",
 )
 def operator_annotation_invalid(model: Model):
     for view in graph_views(model):
@@ -73,20 +76,34 @@ def operator_annotation_invalid(model: Model):
         if origin is not None and not is_loose_semver(origin.text or ""):
             yield Hit(view.obj, origin.path, f"{label}: annotation {ORIGIN_VERSION} is {origin.text!r}, not a "
                                              "semantic version")
+    for view, key, text, path, label in annotation_choices(model):
+        problem = choice_problem(key, text)
+        if problem:
+            yield Hit(view.obj, path, f"{label}: annotation {key} {problem}")
+
+
+def annotation_choices(model: Model):
+    """(graph view, key, text, path, whose) of each of the operator's annotations with a fixed set of values
+    that the webhook reads: on the graph, and the executor backend on a v1alpha1 service."""
+    for view in graph_views(model):
         for key in _CHOICES:
             if key == WORKLOAD_PROVIDER and view.previous is None:
                 continue  # on create the defaulting webhook overwrites it before validation
             found = view.annotation(key)
-            problem = _choice_problem(key, found.text) if found is not None else None
-            if problem:
-                yield Hit(view.obj, found.path, f"{label}: annotation {key} {problem}")
+            if found is not None:
+                yield view, key, found.text, found.path, view.obj.label
         for component in view.components:
             annotations = as_map(component.service_annotations.value)
             if VLLM_EXECUTOR_BACKEND in annotations:
-                problem = _choice_problem(VLLM_EXECUTOR_BACKEND, as_str(annotations[VLLM_EXECUTOR_BACKEND]))
-                if problem:
-                    yield Hit(view.obj, component.service_annotations.path + (VLLM_EXECUTOR_BACKEND,),
-                              f"{component.component.label}: annotation {VLLM_EXECUTOR_BACKEND} {problem}")
+                yield view, VLLM_EXECUTOR_BACKEND, as_str(annotations[VLLM_EXECUTOR_BACKEND]), \
+                    component.service_annotations.path + (VLLM_EXECUTOR_BACKEND,), component.component.label
+
+
+def allowed_spelling(key: str, text: str | None) -> str | None:
+    """The one value the operator accepts for `key` that `text` spells otherwise (in another case, with spaces
+    around it), if there is one."""
+    found = [value for value in _CHOICES[key][0] if value.lower() == (text or "").strip().lower()]
+    return found[0] if len(found) == 1 and found[0] != text else None
 
 
 @rule(
@@ -96,6 +113,10 @@ def operator_annotation_invalid(model: Model):
     engines are told apart per container, so the operator's webhook rejects the graph unless
     `nvidia.com/dynamo-kube-discovery-mode` is `container`.""",
     remediation='Annotate the DynamoGraphDeployment with `nvidia.com/dynamo-kube-discovery-mode: "container"`.',
+    fixable="""Where the failover mode is written as intra-pod, adds the annotation with `container` (and an
+    annotations map for it), or writes `container` for a spelling the operator does not take (`Container`,
+    "container "). Another mode (`pod`), or a failover mode left to its intra-pod default, is left for a
+    person: container discovery, or inter-pod failover.""",
 )
 def intra_pod_failover_discovery(model: Model):
     for view in graph_views(model):
