@@ -16,6 +16,11 @@ RULES = Path(__file__).resolve().parents[1] / "rules"
 CHART_VALUES = Path(__file__).resolve().parents[2] / "charts" / "cosmos3-reasoner" / "values.yaml"
 
 
+def _changed(diff: str) -> list[str]:
+    """The removed and added lines of a diff, without its headers."""
+    return [line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+
+
 def _rules_found(path: Path) -> set[str]:
     return {f.rule for f in check_paths([str(path)]).findings if f.severity in ("error", "warning")}
 
@@ -134,8 +139,7 @@ def test_async_scheduling_is_turned_off_in_the_env_entry(capsys, tmp_path):
     assert text.count(entry) == 1
     target.write_text(text)
     code, out, err = run(capsys, "fix", "--diff", str(target))
-    assert code == 1 and [line for line in out.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")] \
-        == ['-                  value: "Yes"', '+                  value: "false"']
+    assert code == 1 and _changed(out) == ['-                  value: "Yes"', '+                  value: "false"']
     assert "component ReasonerWorker: NIM_DYNAMO_ASYNC_SCHEDULING=false (streaming schedules synchronously) " \
            "[streaming-async-scheduling] [would-fix]" in err
     assert run(capsys, "fix", str(target))[0] == 0
@@ -187,6 +191,8 @@ def test_the_runtime_of_a_known_nim_tag_goes_after_the_component_s_type(capsys, 
         assert text.count(type_line) == 1
         target = tmp_path / case
         target.write_text(text)
+        code, out, _ = run(capsys, "fix", "--diff", str(target))
+        assert code == 1 and _changed(out) == ['+      runtimeVersionOverride: "1.5.0"']
         code, _, err = run(capsys, "fix", str(target))
         assert code == 0 and "runtimeVersionOverride '1.5.0', the Dynamo runtime nvcr.io/nim/nvidia/cosmos3:2.1.0 " \
                              "bundles [runtime-version-advised] [fixed]" in err
@@ -227,6 +233,8 @@ def test_a_status_record_goes_and_an_annotation_map_it_leaves_empty_goes_with_it
     assert text.count(record) == 1
     target = tmp_path / "status.yaml"
     target.write_text(text)
+    code, out, _ = run(capsys, "fix", "--diff", str(target))
+    assert code == 1 and _changed(out) == ["-  annotations:", "-    nvidia.com/dgd-status: not json"]
     code, _, err = run(capsys, "fix", str(target))
     assert code == 0 and "DynamoGraphDeployment qwen3-agg: annotation nvidia.com/dgd-status removed (it does not " \
                          "decode as the v1alpha1 status (it is not JSON)) [operator-conversion-annotation] " \
@@ -306,6 +314,6 @@ def test_an_operator_annotation_spelled_otherwise_on_a_service_takes_the_operato
     code, out, err = run(capsys, "fix", "--diff", str(target))
     assert code == 1 and "component VllmWorker: annotation nvidia.com/vllm-distributed-executor-backend 'mp', the " \
                          "operator's spelling of 'MP ' [operator-annotation-invalid] [would-fix]" in err
-    assert [line for line in out.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")] == [
+    assert _changed(out) == [
         '-        nvidia.com/vllm-distributed-executor-backend: "MP "  # spaced',
         '+        nvidia.com/vllm-distributed-executor-backend: "mp"  # spaced']
