@@ -171,6 +171,15 @@ def test_the_catalogue_marks_as_fixable_exactly_the_rules_fix_repairs():
     assert sorted(r.name for r in REGISTRY.values() if r.fixable) == sorted(FIXERS)
 
 
+def test_the_readme_s_table_of_fixes_has_a_row_for_each_fixable_rule():
+    import re
+
+    readme = (RULES.parents[1] / "README.md").read_text()
+    table = readme[readme.index("| rule | the fix |"):]
+    table = table[:table.index("\n\n")]
+    assert sorted(re.findall(r"^\| `([a-z0-9-]+)` \|", table, re.MULTILINE)) == sorted(FIXERS)
+
+
 def test_rules_and_explain_show_whether_a_rule_is_fixable(capsys):
     _, out, _ = run(capsys, "rules")
     assert [line.split()[1] for line in out.splitlines() if line.endswith("[fixable]")] == [
