@@ -84,7 +84,7 @@ QUANTITY_FUNCTIONS = {
     "isInteger": (True, "q", "b", is_integer),
     "asInteger": (True, "q", "i", as_integer),
     "asApproximateFloat": (True, "q", "d", lambda q: float(_value(q))),
-    "sign": (False, "q", "i", sign),  # a function, sign(q): Kubernetes declares no member overload, whatever its docs say
+    "sign": (False, "q", "i", sign),  # sign(q): Kubernetes declares no member overload, whatever its docs say
     "add": (True, "qq", "q", lambda a, b: _as_quantity(_value(a) + _operand(b))),
     "add#int": (True, "qi", "q", lambda a, b: _as_quantity(_value(a) + _operand(b))),
     "sub": (True, "qq", "q", lambda a, b: _as_quantity(_value(a) - _operand(b))),

@@ -98,7 +98,8 @@ class SchemaStage:
                     continue
                 instance = pruned(obj, crd.schema)
                 structural, blocked = self._structure(obj, instance, crd.fast(), crd.validator, "crd-schema",
-                                                      f"CRD {kind} {version}")
+                                                      f"CRD {kind} {version}",
+                                                      self._walker(crd.schema, None, builtin=False).defaulted)
                 findings.extend(structural)
                 # Like the API server, the CEL rules wait until no field has the wrong type (their errors would
                 # only restate the type error, or fail to evaluate).
@@ -153,12 +154,9 @@ class SchemaStage:
                           builtin: bool, cel: bool = True) -> list[Finding]:
         """CEL rules (custom resources only: built-in kinds are validated by Go code) and list-type keys;
         `cel=False`: list-type keys only (the rules' outcomes are left out, as the API server skips them)."""
-        from dgdlint.schema.validations import ABSENT, SchemaWalker
+        from dgdlint.schema.validations import ABSENT
 
-        walker = self._walkers.get(id(schema))
-        if walker is None:
-            runtime = None if builtin else self._runtime()
-            walker = self._walkers[id(schema)] = SchemaWalker(schema, runtime, definitions)
+        walker = self._walker(schema, definitions, builtin)
         previous = self.previous.get(obj.ref)
         old = ABSENT
         if previous is not None and previous.api_version == obj.api_version:
@@ -175,6 +173,16 @@ class SchemaStage:
                 self._reported_uncompiled.add(violation.rule)
             violations.append(violation)
         return violation_findings(obj, violations, builtin)
+
+    def _walker(self, schema: dict, definitions: dict | None, builtin: bool):
+        """The schema's walker (CEL rules, list keys, defaults), made once per schema."""
+        walker = self._walkers.get(id(schema))
+        if walker is None:
+            from dgdlint.schema.validations import SchemaWalker
+
+            runtime = None if builtin else self._runtime()
+            walker = self._walkers[id(schema)] = SchemaWalker(schema, runtime, definitions)
+        return walker
 
     def _quantities(self, obj: KObject, instance: dict, schema: dict, source: str) -> list[Finding]:
         if self._quantity_walker is None:
@@ -193,13 +201,20 @@ class SchemaStage:
         return self._cel_runtime
 
     def _structure(self, obj: KObject, instance: dict, fast, explainer, rule: str,
-                   source: str) -> tuple[list[Finding], bool]:
+                   source: str, defaulted=None) -> tuple[list[Finding], bool]:
         """The OpenAPI structure's findings, and whether one of them makes the API server skip the CEL rules
         (a value of the wrong type, or outside an enum: it then says some rules were not checked). The fast
-        validator is not asked about a document with a whole float: to it, `1e20` is an integer."""
+        validator is not asked about a document with a whole float: to it, `1e20` is an integer.
+        `defaulted`: a custom resource's defaults, which the server fills in before it validates (`multinode:
+        {}` gets the nodeCount the schema requires); filled in only for an object that fails without them, as
+        a CRD's defaults are valid and cannot make a valid object invalid."""
         refused = not obj.doc.whole_floats  # asked only then; to it, `1e20` is an integer
         if refused and fast.is_valid(instance):
             return [], False
+        if defaulted is not None:
+            instance = defaulted(instance)
+            if refused and fast.is_valid(instance):
+                return [], False
         findings, blocking = [], False
         for error in explainer().iter_errors(instance):
             blocking = blocking or error.validator in BLOCKING

@@ -58,6 +58,11 @@ class SchemaWalker:
         defaults applied, as the API server stores it."""
         yield from self._walk(self.schema, value, old, ())
 
+    def defaulted(self, value: object) -> object:
+        """`value` with every default of the schema filled in, as the API server decodes a custom resource
+        before it validates it (a copy where anything is added; `value` itself is left unchanged)."""
+        return self._defaulted(self.schema, value)
+
     def _defaulted(self, node: dict, value: object) -> object:
         return apply_defaults(node, value, self._resolve, has_defaults=self._has_defaults) \
             if self._has_defaults(node) else value
