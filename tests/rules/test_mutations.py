@@ -115,6 +115,14 @@ MUTANTS = [
      '(graph.backend_framework or "").lower() not in BACKEND_FRAMEWORKS',
      "backend-framework-invalid"),  # the enum read case-insensitively
     ("rules/cache.py", "if pods <= 1 or", "if pods <= 2 or", "cache-access-mode"),  # two pods let through
+    ("rules/cache.py", "elif mount.volume not in known and mount.volume != cache_claim(graph, component):",
+     "elif mount.volume not in known:", "volume-mount-unknown"),  # the compilation cache's claim unknown to main
+    ("rules/cache.py", "elif mount.volume not in known and", "elif mount.volume not in listed and",
+     "volume-mount-unknown"),  # a claim object of the set not counted
+    ("rules/cache.py", "if mount.volume in volumes or mount.volume in added and not main:",
+     "if mount.volume in volumes:", "volume-mount-unknown"),  # a sidecar's mount of an added volume refused
+    ("rules/cache.py", "                    if not main:\n", "                    if True:\n",
+     "volume-mount-unknown"),  # the main container's claim volumes refused
     ("rules/cache.py", 'if cache_path and cache_path.rstrip("/") != NIM_CACHE_PATH:',
      'if cache_path and cache_path.rstrip("/").lower() != NIM_CACHE_PATH:',
      "cache-mount-path"),  # a path compared case-insensitively

@@ -131,12 +131,17 @@ def cache_mount_path(model: Model):
     name="volume-mount-unknown", code="DGD404", severity="error", family="admission",
     title="Every volume mount names a listed PVC or pod volume",
     rationale="""A v1alpha1 `volumeMounts[].name` must be one of `spec.pvcs` (the operator does not check
-    it and the pod fails to start); a container's `volumeMounts[].name` must be a pod volume.""",
+    it and the pod fails to start). A container's `volumeMounts[].name` must be a pod volume, or one the
+    operator adds to the pod: the compilation cache's (named after its claim), and for each mount of the
+    main container that names no pod volume, a volume of the claim of that name (the operator's pod
+    builder), which must then be a claim of the set (or of the cluster: the pod waits for it).""",
     remediation="List the PVC in spec.pvcs (v1alpha1) or add the volume to the pod's volumes.",
 )
 def volume_mount_unknown(model: Model):
+    claims = {(pvc.namespace, pvc.name) for pvc in model.pvcs}
     for graph in model.graphs:
         listed = graph.listed_pvc_names()
+        known = {name for namespace, name in claims if namespace == graph.obj.namespace} | listed
         for component in graph.components:
             for mount, mount_path in component.own_volume_mounts():
                 name = as_str(mount.get("name"))
@@ -145,14 +150,36 @@ def volume_mount_unknown(model: Model):
                               f"{component.label} mounts {name!r}, which is not in spec.pvcs "
                               f"({', '.join(sorted(listed)) or 'empty'})")
             volumes = component.pod.volumes()
+            added = _operator_volumes(graph, component)
             for container in component.all_containers:
+                main = container is component.main
                 for mount in container.mounts:
                     if mount.path[:-1] == component.path + ("volumeMounts",):
                         continue  # a v1alpha1 service-level mount: checked against spec.pvcs above
-                    if mount.volume not in volumes:
+                    if mount.volume in volumes or mount.volume in added and not main:
+                        continue
+                    if not main:
                         yield Hit(graph.obj, mount.path + ("name",),
                                   f"{component.label}: container {container.name or 'main'} mounts volume "
                                   f"{mount.volume!r}, which the pod does not define")
+                    elif mount.volume not in known and mount.volume != cache_claim(graph, component):
+                        yield Hit(graph.obj, mount.path + ("name",),
+                                  f"{component.label}: the main container mounts volume {mount.volume!r}, which "
+                                  "the pod does not define; the operator mounts the claim of that name in its "
+                                  "place, and the set has no such claim")
+
+
+def _operator_volumes(graph, component) -> set:
+    """The volumes the operator adds to a component's pod, each named after its claim: one for each volume
+    the main container mounts (a v1alpha1 service's mounts are the main container's), the compilation cache."""
+    added = {mount.volume for mount in component.main.mounts if mount.volume}
+    cache = cache_claim(graph, component)
+    return added | ({cache} if cache else set())
+
+
+def cache_claim(graph, component) -> str | None:
+    """A v1beta1 component's compilation cache claim, whose volume the operator adds to the pod."""
+    return as_str(as_map(graph.obj.get(component.path + ("compilationCache",))).get("pvcName"))
 
 
 def _named(entry: dict) -> str:
