@@ -18,8 +18,11 @@ Hypothesis runs derandomized, so a run is repeatable; the slow tier runs ten tim
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 from admission_support import agree, agree_after_decoding, dgdlint_verdict, schema_at, server_answer
@@ -120,7 +123,19 @@ def generated(draw, schema: dict | None, depth: int = 0):
 
 @st.composite
 def mutants(draw) -> dict:
-    document = copy.deepcopy(draw(st.sampled_from(BASES)))
+    return mutated(draw, draw(st.sampled_from(BASES)))
+
+
+@st.composite
+def updates(draw) -> tuple[dict, dict]:
+    """(stored, mutant of it): an update of a v1beta1 graph (the version the server stores, so no test
+    switches the storage version between examples)."""
+    base = draw(st.sampled_from([b for b in BASES if b["apiVersion"].endswith("/v1beta1")]))
+    return copy.deepcopy(base), mutated(draw, base)
+
+
+def mutated(draw, base: dict) -> dict:
+    document = copy.deepcopy(base)
     version = document["apiVersion"].split("/")[1]
     schema = STAGE.crds[("nvidia.com", "DynamoGraphDeployment", version)].schema
     for _ in range(draw(st.integers(1, 3))):
@@ -152,20 +167,29 @@ def mutants(draw) -> dict:
     return document
 
 
-def _judge(plane, namespace: str, document: dict) -> None:
+def _judge(plane, namespace: str, document: dict, stored: dict | None = None) -> None:
     document.setdefault("metadata", {})["namespace"] = namespace
+    old_path = None
+    if stored is not None:  # an update: the stored graph is created for real, under a name of its own
+        name = f"update-{next(_UPDATES)}"
+        stored["metadata"].update(name=name, namespace=namespace)
+        document["metadata"]["name"] = name
+        old_path = Path(tempfile.mkdtemp(prefix="dgdlint-fuzz-")) / "stored.json"
+        old_path.write_text(json.dumps(stored), encoding="utf-8")
     # JSON, which is YAML: both sides read the same values (PyYAML would write the string "96e9" plain,
     # which Kubernetes' YAML reader, and so dgdlint, reads as a number).
     text = json.dumps(document, indent=1)
-    server, partial, decoding = server_answer(plane, namespace, document)
-    ours = dgdlint_verdict("mutant.yaml", text, document, STAGE)
+    server, partial, decoding = server_answer(plane, namespace, document, stored)
+    ours = dgdlint_verdict("mutant.yaml", text, document, STAGE, old_path)
     same = agree_after_decoding(server, ours) if decoding else agree(server, partial, ours)
     assert same, (
-        f"the API server and dgdlint disagree on this mutant:\n{text}\n"
+        f"the API server and dgdlint disagree on this {'update' if stored else 'mutant'}:\n{text}\n"
+        f"{'stored: ' + json.dumps(stored) if stored else ''}\n"
         f"server rejects: {sorted(server)}{' (some rules unchecked)' if partial else ''}\n"
         f"dgdlint rejects: {sorted(ours)}")
 
 
+_UPDATES = itertools.count()
 _SEED = int(os.environ.get("DGDLINT_FUZZ_SEED", "0"))
 _FIXED = dict(deadline=None, derandomize=not _SEED, database=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
@@ -191,3 +215,20 @@ def test_mutants_get_the_same_verdict_from_the_api_server_and_dgdlint(control_pl
 @given(mutants())
 def test_mutants_get_the_same_verdict_thorough(control_plane, namespace, document):
     _judge(control_plane, namespace, document)
+
+
+@seed(_SEED + 2)
+@settings(max_examples=60, **_FIXED)
+@given(updates())
+def test_updates_get_the_same_verdict_from_the_api_server_and_dgdlint(control_plane, namespace, update):
+    stored, document = update
+    _judge(control_plane, namespace, document, stored)
+
+
+@pytest.mark.slow
+@seed(_SEED + 3)
+@settings(max_examples=600, **_FIXED)
+@given(updates())
+def test_updates_get_the_same_verdict_thorough(control_plane, namespace, update):
+    stored, document = update
+    _judge(control_plane, namespace, document, stored)

@@ -9,6 +9,7 @@ leave metadata to the server), maps where maps belong."""
 from __future__ import annotations
 
 from dgdlint.cosmos import placeholder_in
+from dgdlint.go_time import rfc3339_problem
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.syntax import (
@@ -86,6 +87,8 @@ def _problems(obj, relaxed_service_names: bool = True):
             yield ("metadata", "generateName"), f"metadata.generateName {as_str(generate)!r} {problem}"
     yield from _finalizer_problems(metadata.get("finalizers"), custom)
     yield from _owner_problems(metadata.get("ownerReferences"))
+    if custom:  # a built-in kind's times are its schema stage's (found by their type in the kind's schema)
+        yield from _time_problems(metadata)
     for key in ("labels", "annotations"):
         table = metadata.get(key)
         if table is None:
@@ -95,6 +98,15 @@ def _problems(obj, relaxed_service_names: bool = True):
                 yield ("metadata", key), f"metadata.{key} must be a mapping of strings"
             continue
         yield from table_problems(table, key, ("metadata", key))
+
+
+def _time_problems(metadata: dict):
+    """metav1.Time fields of a custom resource's metadata: Go reads them as RFC 3339 text when it decodes the
+    object, and refuses the whole object otherwise (a null is no time)."""
+    for key in ("creationTimestamp", "deletionTimestamp"):
+        value = metadata.get(key)
+        if isinstance(value, str) and (problem := rfc3339_problem(value)):
+            yield ("metadata", key), f"metadata.{key} {value!r} is not an RFC 3339 time: it {problem}"
 
 
 def _namespace_problems(obj, namespace: object):

@@ -189,9 +189,8 @@ class SchemaStage:
             from dgdlint.schema.quantities import QuantityWalker
 
             self._quantity_walker = QuantityWalker(self.builtins.definitions())
-        return [object_finding(obj, "kubernetes-schema", "error", f"{message} [{source}]",
-                               "Write the quantity as Kubernetes does: \"500m\", \"2\", \"16Gi\".", path)
-                for path, message in self._quantity_walker.bad(instance, schema)]
+        return [object_finding(obj, "kubernetes-schema", "error", f"{message} [{source}]", remediation, path)
+                for path, message, remediation in self._quantity_walker.bad(instance, schema)]
 
     def _runtime(self):
         if self._cel_runtime is None:
