@@ -203,7 +203,7 @@ def test_the_fuzzer_has_bases_of_both_api_versions():
 
 
 @seed(_SEED)
-@settings(max_examples=150, **_FIXED)
+@settings(max_examples=100, **_FIXED)
 @given(mutants())
 def test_mutants_get_the_same_verdict_from_the_api_server_and_dgdlint(control_plane, namespace, document):
     _judge(control_plane, namespace, document)
@@ -218,7 +218,7 @@ def test_mutants_get_the_same_verdict_thorough(control_plane, namespace, documen
 
 
 @seed(_SEED + 2)
-@settings(max_examples=60, **_FIXED)
+@settings(max_examples=30, **_FIXED)
 @given(updates())
 def test_updates_get_the_same_verdict_from_the_api_server_and_dgdlint(control_plane, namespace, update):
     stored, document = update
@@ -227,7 +227,7 @@ def test_updates_get_the_same_verdict_from_the_api_server_and_dgdlint(control_pl
 
 @pytest.mark.slow
 @seed(_SEED + 3)
-@settings(max_examples=600, **_FIXED)
+@settings(max_examples=300, **_FIXED)
 @given(updates())
 def test_updates_get_the_same_verdict_thorough(control_plane, namespace, update):
     stored, document = update

@@ -209,7 +209,7 @@ def test_the_fuzzer_has_bases_of_many_kinds():
 
 
 @seed(_SEED)
-@settings(max_examples=150, **_FIXED)
+@settings(max_examples=100, **_FIXED)
 @given(st.data())
 def test_builtin_mutants_get_the_same_verdict_from_the_api_server_and_dgdlint(control_plane, namespace, data):
     _judge(control_plane, namespace, data)

@@ -242,7 +242,7 @@ def env_repeats(model: Model):
                 name = item.get("name") if isinstance(item, dict) else None
                 if type(name) is not str:  # a list or map is compared as its JSON, as the server compares keys
                     name = json.dumps(name, sort_keys=True) if isinstance(name, (dict, list)) else as_str(name)
-                if name:
+                if name is not None:  # an empty name is a key too: two of them are a repeat to the server
                     entries.setdefault(name, []).append(index)
             repeats = {name: indexes for name, indexes in entries.items() if len(indexes) > 1}
             if repeats:
@@ -272,7 +272,7 @@ def duplicate_env(model: Model):
             # once per name, at its first repeat, as the API server reports a repeated list-map key
             times = "twice" if len(indexes) == 2 else f"{len(indexes)} times"
             yield Hit(container.obj, path + (indexes[1], "name"),
-                      f"{where} {name} appears {times} (entries {', '.join(map(str, indexes))})",
+                      f"{where} {name or repr(name)} appears {times} (entries {', '.join(map(str, indexes))})",
                       related=[container.obj.location(path + (indexes[0], "name"), "first entry")])
 
 

@@ -108,6 +108,9 @@ def pod_resource_problems(pod: PodSettings, containers: list[tuple[dict, tuple]]
     if not resources:
         return
     where = pod.field_path("resources")
+    if resources.get("claims") is not None:  # even an empty list: Go's decoder makes it a set, empty slice
+        yield where + ("claims",), "pod-level resources take no claims (name a resource claim in a container's " \
+                                   "resources.claims)"
     tables = {name: as_map(resources.get(name)) for name in ("requests", "limits")}
     values: dict[tuple[str, str], object] = {}
     for table, entries in tables.items():
