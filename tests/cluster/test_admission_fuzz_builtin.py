@@ -6,9 +6,10 @@ autoscalers, Pods, quotas, ...), each used only where both the server and dgdlin
 mutant changes one or two values under its spec as Kubernetes' own JSON schema of the kind describes them
 (the schemas kubernetes-validate ships, which dgdlint's schema stage reads): a value regenerated (enums,
 integers at and past their bounds, quantities, names, optional fields the base lacks), a value of the
-wrong type, a field dropped, a list entry repeated. The server judges it as a server-side apply dry run
-with strict field validation, as Helm 4 and `kubectl apply --server-side` send it (list keys are then
-unique); dgdlint by its schema stage and its admission rules. Only the verdicts are compared: the server
+wrong type, a field dropped, a list entry repeated. The server judges it as a server-side apply, as Helm 4
+and `kubectl apply --server-side` send it (list keys are then unique), and as a create, as Helm 3 and a
+client-side apply send it (int32 fields then hold their range): dgdlint refuses what either refuses, by
+its schema stage and its admission rules. Only the verdicts are compared: the server
 names a field where a rule names the container or the object.
 
 Derandomized, as test_admission_fuzz.py; `DGDLINT_FUZZ_SEED=N` explores others."""
@@ -167,10 +168,14 @@ def placed(plane, namespace: str, document: dict) -> tuple[dict, str] | None:
 
 
 def server_refuses(plane, body: dict, path: str) -> str:
-    """The server's refusal of a server-side apply dry run (strict field validation), or "" when it takes it."""
+    """The server's refusal of the object as a server-side apply (Helm 4, `kubectl apply --server-side`) or as
+    a create (Helm 3, a client-side `kubectl apply`), both dry runs with strict field validation; "" when it
+    takes it both ways. The two differ: server-side apply holds list keys unique, and a create reads the JSON
+    into Go's types, refusing an int32 field's 2147483648, which server-side apply silently wraps around."""
     try:
         plane.request("PATCH", f"{path}?dryRun=All&fieldManager=dgdlint-fuzz&fieldValidation=Strict&force=true",
                       json.dumps(body).encode(), content_type="application/apply-patch+yaml")
+        plane.request("POST", f"{path.rsplit('/', 1)[0]}?dryRun=All&fieldValidation=Strict", body)
     except ApiError as error:
         return error.body.get("message") or str(error.body)
     return ""

@@ -76,6 +76,8 @@ def _container_problems(container, workload: Workload | None, pod_spec: dict | N
         problem = dns1123_label_problem(name)
         if problem:
             yield container.path + ("name",), f"container name {name!r} {problem}"
+    elif name == "" and workload is not None:  # left out: the schema's; a DGD's main container the operator names
+        yield container.path + ("name",), "container has an empty name (a name is required)"
     if workload is not None and not as_str(raw.get("image")):
         yield container.path, f"container {name or '(unnamed)'} has no image (one is required)"
     yield from _port_problems(raw, container.path)
