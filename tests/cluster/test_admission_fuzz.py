@@ -211,7 +211,7 @@ def test_mutants_get_the_same_verdict_from_the_api_server_and_dgdlint(control_pl
 
 @pytest.mark.slow
 @seed(_SEED + 1)
-@settings(max_examples=1500, **_FIXED)
+@settings(max_examples=600, **_FIXED)
 @given(mutants())
 def test_mutants_get_the_same_verdict_thorough(control_plane, namespace, document):
     _judge(control_plane, namespace, document)
@@ -227,7 +227,7 @@ def test_updates_get_the_same_verdict_from_the_api_server_and_dgdlint(control_pl
 
 @pytest.mark.slow
 @seed(_SEED + 3)
-@settings(max_examples=300, **_FIXED)
+@settings(max_examples=150, **_FIXED)
 @given(updates())
 def test_updates_get_the_same_verdict_thorough(control_plane, namespace, update):
     stored, document = update

@@ -222,7 +222,7 @@ def test_builtin_mutants_get_the_same_verdict_from_the_api_server_and_dgdlint(co
 
 @pytest.mark.slow
 @seed(_SEED + 1)
-@settings(max_examples=1500, **_FIXED)
+@settings(max_examples=600, **_FIXED)
 @given(st.data())
 def test_builtin_mutants_get_the_same_verdict_thorough(control_plane, namespace, data):
     _judge(control_plane, namespace, data)
