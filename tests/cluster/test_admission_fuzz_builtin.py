@@ -9,7 +9,8 @@ integers at and past their bounds, quantities, names, optional fields the base l
 wrong type, a field dropped, a list entry repeated. The server judges it as a server-side apply, as Helm 4
 and `kubectl apply --server-side` send it (list keys are then unique), and as a create, as Helm 3 and a
 client-side apply send it (int32 fields then hold their range): dgdlint refuses what either refuses, by
-its schema stage and its admission rules. Only the verdicts are compared: the server
+its schema stage and its admission rules. A Service is also created for real (and deleted): a dry run
+allocates no node port or cluster IP, so it checks neither's range. Only the verdicts are compared: the server
 names a field where a rule names the container or the object.
 
 Derandomized, as test_admission_fuzz.py; `DGDLINT_FUZZ_SEED=N` explores others."""
@@ -17,6 +18,7 @@ Derandomized, as test_admission_fuzz.py; `DGDLINT_FUZZ_SEED=N` explores others."
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
 
@@ -53,6 +55,7 @@ TEXTS = ["", "a", "main", "Main_1", "x" * 70, "1Gi", "500m", "-1", "0", "10", "t
          "nvcr.io/x:1", "a b", "NoSchedule", "Exists", "Equal", "In", "None", "Cluster", "Local", "Delete"]
 NUMBERS = [0, 1, 2, -1, 65535, 65536, 2**31 - 1, 2**31]
 WRONG_TYPES = [None, True, 7, 1.5, "x", [], {}, ["x"], {"k": "v"}]
+_SERVICES = itertools.count()  # names of the Services created for real (and deleted)
 _VERDICTS: dict[int, bool] = {}  # base index -> whether both sides take it as written
 
 
@@ -172,10 +175,15 @@ def server_refuses(plane, body: dict, path: str) -> str:
     a create (Helm 3, a client-side `kubectl apply`), both dry runs with strict field validation; "" when it
     takes it both ways. The two differ: server-side apply holds list keys unique, and a create reads the JSON
     into Go's types, refusing an int32 field's 2147483648, which server-side apply silently wraps around."""
+    collection = path.rsplit("/", 1)[0]
     try:
         plane.request("PATCH", f"{path}?dryRun=All&fieldManager=dgdlint-fuzz&fieldValidation=Strict&force=true",
                       json.dumps(body).encode(), content_type="application/apply-patch+yaml")
-        plane.request("POST", f"{path.rsplit('/', 1)[0]}?dryRun=All&fieldValidation=Strict", body)
+        plane.request("POST", f"{collection}?dryRun=All&fieldValidation=Strict", body)
+        if body["kind"] == "Service":  # a dry run allocates no node port or cluster IP, so checks no range
+            real = dict(body, metadata=dict(body["metadata"], name=f"fuzz-{next(_SERVICES)}"))
+            plane.request("POST", f"{collection}?fieldValidation=Strict", real)
+            plane.request("DELETE", f"{collection}/{real['metadata']['name']}")
     except ApiError as error:
         return error.body.get("message") or str(error.body)
     return ""
