@@ -17,6 +17,19 @@ _API_VERSION = re.compile(r"(?:[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?/)?v[0-9]{1,4
 _KUBERNETES_VERSION = re.compile(r"v?([0-9]{1,4})\.([0-9]{1,4})(?:\.[0-9]{1,6})?")
 
 
+# Fields Kubernetes' schemas mark required that the API server takes left out (Go reads them as their zero
+# value, and its validation takes that), each checked against a real API server
+# (tests/cluster/test_admission_fuzz_builtin.py found it; test_builtin_required.py holds it).
+SERVER_OPTIONAL = {"io.k8s.api.core.v1.SleepAction": ("seconds",)}
+
+
+def _relax_required(definitions: dict) -> None:
+    for name, fields in SERVER_OPTIONAL.items():
+        node = definitions.get(name)
+        if isinstance(node, dict) and isinstance(node.get("required"), list):
+            node["required"] = [field for field in node["required"] if field not in fields]
+
+
 class BuiltinSchemas:
     def __init__(self, kubernetes_version: str | None = None):
         if kubernetes_version and not _KUBERNETES_VERSION.fullmatch(kubernetes_version.strip()):
@@ -80,6 +93,7 @@ class BuiltinSchemas:
                 # The API server refuses an int32 field's 2147483648 when it decodes the object; the JSON schemas
                 # only name the format, so its range is added as bounds.
                 self._definitions = bound_integer_formats(json.loads((root / "_definitions.json").read_text()))
+                _relax_required(self._definitions.get("$defs", {}))
                 self._fast_registry = jsonschema_rs.Registry([(self._definitions["$id"], self._definitions)])
             schema = bound_integer_formats(json.loads(resource.read_text()))
             fast = jsonschema_rs.Draft202012Validator(schema, registry=self._fast_registry, validate_formats=False)
