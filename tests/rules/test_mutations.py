@@ -785,6 +785,21 @@ MUTANTS = [
      "if False:  #", "volume-node-affinity-conflict"),  # a v1alpha1 service's mounts of spec.pvcs claims not read
     ("rules/volume_placement.py", 'f"{owner.label} pod {owner.obj.name}-{ordinal}", named + claims',
      'f"{owner.label} pod {owner.obj.name}-{ordinal}", named', "volume-node-affinity-conflict"),  # templates' claims
+    ("rules/compilation_cache.py", "    if component.type not in WORKER_TYPES:\n        return None\n", "",
+     "compilation-cache-invalid"),  # a frontend given the graph's framework (and vLLM's default path)
+    ("rules/compilation_cache.py", "for framework, pattern in _DETECT.items() if pattern.search(text)]",
+     "for framework, pattern in _DETECT.items() if False]",
+     "compilation-cache-invalid"),  # the worker's command not read for its framework
+    ("rules/compilation_cache.py", "        if path != mount_path:", "        if not path.startswith(mount_path):",
+     "compilation-cache-invalid"),  # a mount below the cache's path taken for one at it
+    ("rules/compilation_cache.py", "        if mount.volume != claim:", "        if False:",
+     "compilation-cache-invalid"),  # another volume at the cache's path let through
+    ("rules/compilation_cache.py", "        elif mount.read_only:", "        elif False:",
+     "compilation-cache-invalid"),  # a read-only cache mount let through
+    ("rules/compilation_cache.py", 'elif source.get("readOnly") is True:', 'elif "readOnly" in source:',
+     "compilation-cache-invalid"),  # readOnly: false read as read-only
+    ("rules/compilation_cache.py", 'elif as_str(source.get("claimName")) != claim:', "elif False:",
+     "compilation-cache-invalid"),  # a volume of another claim let through
 ]
 
 

@@ -178,7 +178,7 @@ def _container(obj: KObject, raw: object, path: tuple, env_prefix: list[EnvVar] 
         if volumes and volume in volumes:
             claim = as_str(as_map(volumes[volume][0].get("persistentVolumeClaim")).get("claimName"))
         container.mounts.append(Mount(volume, as_str(mount.get("mountPath")), as_str(mount.get("subPath")),
-                                      path + ("volumeMounts", index), claim))
+                                      path + ("volumeMounts", index), claim, mount.get("readOnly") is True))
     return container
 
 

@@ -149,6 +149,21 @@ class Component:
         path = self.path + ("volumeMounts",)
         return [(as_map(mount), path + (index,)) for index, mount in enumerate(as_list(self.obj.get(path)))]
 
+    def compilation_cache(self) -> tuple[str, str, tuple] | None:
+        """(claim, mount path as written or "", where) of the compilation cache the operator gets: a v1beta1
+        component's `compilationCache`, a v1alpha1 service's first volumeMount with useAsCompilationCache
+        (the conversion makes it compilationCache, its name the pvcName, its mountPoint the mountPath)."""
+        if self.graph.shape != "services":
+            cache = self.obj.get(self.path + ("compilationCache",))
+            if not isinstance(cache, dict):
+                return None
+            return (as_str(cache.get("pvcName")) or "", as_str(cache.get("mountPath")) or "",
+                    self.path + ("compilationCache",))
+        for mount, path in self.own_volume_mounts():
+            if mount.get("useAsCompilationCache") is True:
+                return as_str(mount.get("name")) or "", as_str(mount.get("mountPoint")) or "", path
+        return None
+
     def own_resource_quantities(self):
         """(path, value) of each quantity in the component's own resources block (v1alpha1 services have one, of
         strings; a v1beta1 component's resources are its containers')."""

@@ -181,6 +181,7 @@ class Mount:
     sub_path: str | None
     path: tuple
     claim: str | None = None  # the PVC behind the mount, when it can be resolved
+    read_only: bool = False  # `readOnly: true` written on the mount
 
 
 @dataclass

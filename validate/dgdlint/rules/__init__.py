@@ -26,6 +26,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     runtime_class,
     security,
     cache,
+    compilation_cache,
     claim_binding,
     gpu_fit,
     placement,
