@@ -355,3 +355,36 @@ def test_diff_and_write_together_are_a_usage_error(capsys, tmp_path):
     code, out, err = run(capsys, "convert", "--to", "v1beta1", "--diff", "--write", str(source))
     assert (code, out, source.read_text()) == (2, "", SOURCE)
     assert err == "dgdlint convert: error: --diff and --write cannot be used together (--diff writes nothing)\n"
+
+
+@pytest.mark.parametrize("word", ["yes", "on", "Y", "True"])
+def test_create_written_as_a_yaml_1_1_boolean_is_true_as_kubernetes_reads_it(capsys, tmp_path, word):
+    """Kubernetes' YAML reader (go-yaml v2, YAML 1.1 booleans) and dgdlint's loader read `create: yes` as true:
+    the operator creates the claim. The round trip's YAML 1.2 reader leaves `yes` a string, which convert took
+    for false (no claim object, and `dgdlint diff` of the file against its conversion said the graph no longer
+    created it). A quoted "yes" is a string to both, and creates nothing."""
+    from dgdlint.load import LoadResult, load_text
+    from dgdlint.model import build_model
+
+    for written, creates in ((word, True), (f'"{word}"', False)):
+        source = tmp_path / "graph.yaml"
+        source.write_text(SOURCE.replace("      create: false\n", f"      create: {written}\n      size: 200Gi\n"))
+        graph = build_model(load_text(str(source), source.read_text(), LoadResult())).graphs[0]
+        assert (graph.obj.get(("spec", "pvcs", 0, "create")) is True) == creates  # what the loader reads
+        code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+        assert code == 0, err
+        assert ("kind: PersistentVolumeClaim" in out) == creates, out
+        assert ("has create: true: written as a PersistentVolumeClaim" in err) == creates, err
+
+
+def test_diff_of_the_create_yes_fixture_against_its_conversion_keeps_the_claim(capsys, tmp_path):
+    """The case reported: the file and what convert makes of it differ in no claim the operator manages."""
+    from refdata import ROOT
+
+    fixture = ROOT / "tests" / "rules" / "pvc-create-incomplete" / "fail" / "create-yes.yaml"
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(fixture))
+    assert code == 0 and "kind: PersistentVolumeClaim" in out, err
+    converted = tmp_path / "converted.yaml"
+    converted.write_text(out)
+    _code, out, err = run(capsys, "diff", str(fixture), str(converted))
+    assert "diff-cache-changed" not in out + err, out + err

@@ -13,7 +13,7 @@ import io
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from dgdlint.edit.comments import Attached
-from dgdlint.edit.convert_context import Context, drop_private_annotations, rename_key, set_api_version
+from dgdlint.edit.convert_context import Context, drop_private_annotations, is_true, rename_key, set_api_version
 from dgdlint.edit.convert_service import convert_service
 from dgdlint.edit.notes import Note, line_of
 from dgdlint.edit.roundtrip import EditableDocument, EditableFile, make_yaml
@@ -152,7 +152,7 @@ def _pvc_objects(document: EditableDocument, root: CommentedMap, ctx: Context, s
             moved = ctx.table.pop(entry, key)
             if moved is not None:
                 comments = Attached(comments.above + moved.above, comments.eol or moved.eol, comments.line)
-        if entry.get("create") is not True:
+        if not is_true(entry.get("create")):
             ctx.table.put(spec, "components", comments if comments.above or comments.eol else None)
             continue
         claim = CommentedMap()

@@ -15,6 +15,7 @@ from dgdlint.edit.convert_context import (
     PROMOTED_SUBTYPES,
     Context,
     drop_private_annotations,
+    is_true,
     rename_key,
     rename_mode,
     set_api_version,
@@ -61,7 +62,7 @@ def _list_compilation_caches(spec: CommentedMap, services: CommentedMap) -> None
     for service in services.values():
         for mount in service.get("volumeMounts") or []:
             name = str(mount.get("name"))
-            if mount.get("useAsCompilationCache") is True and name not in listed:
+            if is_true(mount.get("useAsCompilationCache")) and name not in listed:
                 pvcs = spec.get("pvcs")
                 if not isinstance(pvcs, CommentedSeq):
                     position = list(spec.keys()).index("services")

@@ -54,6 +54,19 @@ class Context:
         self.table.put(container, key, Attached(above=lines))
 
 
+def is_true(value) -> bool:
+    """Whether the operator reads `value` as true: YAML's true, or a plain word Kubernetes' YAML reader (YAML
+    1.1 booleans, as the loader resolves them) takes for true (`yes`, `on`, `y`), which the round trip's YAML 1.2
+    reader leaves a string. A quoted or tagged string stays a string."""
+    if value is True:
+        return True
+    if type(value) is not str:  # a quoted string is a subclass that keeps its quotes; `!!str` a TaggedScalar
+        return False
+    from dgdlint.load.resolve import BOOL, resolve_plain
+
+    return resolve_plain(value) == (BOOL, True)
+
+
 def as_map(value) -> CommentedMap | None:
     return value if isinstance(value, CommentedMap) else None
 

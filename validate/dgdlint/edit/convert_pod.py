@@ -8,7 +8,7 @@ from __future__ import annotations
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from dgdlint.edit.comments import Attached
-from dgdlint.edit.convert_context import DEFAULT_GPU, FRONTEND_SIDECAR, MAIN, Context
+from dgdlint.edit.convert_context import DEFAULT_GPU, FRONTEND_SIDECAR, MAIN, Context, is_true
 from dgdlint.edit.convert_context import as_map as _map
 from dgdlint.edit.convert_context import as_seq as _seq
 from dgdlint.quantity import parse_quantity
@@ -258,7 +258,7 @@ class PodBuilder:
             if not _map(mount) or not mount.get("name"):
                 self.ctx.drop(mounts, index, f"{self.name}: volumeMounts[{index}] names no PVC")
                 continue
-            if mount.get("useAsCompilationCache") is True:
+            if is_true(mount.get("useAsCompilationCache")):
                 self._compilation_cache(mounts, index, mount)
                 continue
             if not mount.get("mountPoint"):

@@ -13,6 +13,7 @@ from dgdlint.edit.convert_context import (
     GMS_MODES,
     PROMOTED_SUBTYPES,
     Context,
+    is_true,
     rename_mode,
 )
 from dgdlint.edit.convert_context import as_map as _map
@@ -74,7 +75,7 @@ def convert_service(ctx: Context, services: CommentedMap, name: str, components:
                 component["podTemplate"] = None  # its place, filled below
             pod.take(key, value)
         elif key == "scalingAdapter":
-            if _map(value) and value.get("enabled") is True:
+            if _map(value) and is_true(value.get("enabled")):
                 component["scalingAdapter"] = CommentedMap()
                 ctx.table.move(service, key, component, key)
             else:
@@ -118,7 +119,7 @@ def _sub_component_type(ctx: Context, service: CommentedMap, value, component: C
 
 def _shared_memory(ctx: Context, service: CommentedMap, component: CommentedMap) -> None:
     shared = _map(service["sharedMemory"]) or {}
-    if shared.get("disabled") is True:
+    if is_true(shared.get("disabled")):
         component["sharedMemorySize"] = "0"
     elif shared.get("size") not in (None, "", 0, "0"):
         component["sharedMemorySize"] = shared["size"]
@@ -133,7 +134,7 @@ def _shared_memory(ctx: Context, service: CommentedMap, component: CommentedMap)
 
 def _experimental(ctx: Context, service: CommentedMap, key: str, component: CommentedMap) -> None:
     value = _map(service[key])
-    if value is None or (key != "checkpoint" and value.get("enabled") is not True):
+    if value is None or (key != "checkpoint" and not is_true(value.get("enabled"))):
         ctx.drop(service, key, f"{key} is not enabled: the same as none in v1beta1", "info")
         return
     experimental = component.setdefault("experimental", CommentedMap())
