@@ -124,3 +124,22 @@ def test_a_value_ruamel_cannot_build_is_a_yaml_error_at_its_line(text, words):
     with pytest.raises(UnreadableValue) as error:
         make_yaml().load(text)
     assert error.value.problem_mark.line == 1 and error.value.problem.startswith(words)
+
+
+def test_a_fix_inside_an_oddly_spaced_flow_mapping_touches_no_other_line(capsys, tmp_path):
+    """The line a fix changes is spelled its own way (extra spaces in a flow mapping): the change is made inside
+    it, its spacing kept, and no other line moves (`False`, `!!int 1` and an oddly spaced list stay as written).
+    It rewrote the whole document."""
+    from edit_support import run
+
+    text = ("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: qwen3-agg\n"
+            "  annotations: {a: x,   dynamo.nvidia.com/gpu-power-limit: 700.0}\nspec:\n  backendFramework: vllm\n"
+            "  services:\n    VllmWorker:\n      componentType: worker\n      replicas: !!int 1\n"
+            "      resources:\n        limits: {gpu: \"1\"}\n      extraPodSpec:\n        mainContainer:\n"
+            "          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.0\n"
+            "          command: [\"python3\", \"-m\",   \"dynamo.vllm\"]\n          tty: False\n")
+    target = tmp_path / "graph.yaml"
+    target.write_text(text)
+    code, _out, err = run(capsys, "fix", str(target))
+    assert code == 0, err
+    assert target.read_text() == text.replace("gpu-power-limit: 700.0}", 'gpu-power-limit: "700.0"}')
