@@ -274,7 +274,8 @@ def test_the_operators_private_records_are_left_out_with_a_warning(capsys, tmp_p
     them (a v1alpha1 record on a v1beta1 object would be read back as the wrong version's fields). dgdlint
     cannot restore the fields: it removes the records as the operator does and warns that fields may be
     missing (it copied the record through, and lost forceScalingGroup without a word). An annotations
-    mapping left empty goes too; its comment stays in metadata."""
+    mapping left empty goes too. The comment right above the record is the record's: it goes with it, and a
+    warning says so (it was moved onto metadata.name, which it says nothing of)."""
     code, out, err = _convert(capsys, tmp_path, ALPHA_VIEW_WITH_RECORD, "v1beta1")
     assert code == 0
     assert out["metadata"] == {"name": "e2"}
@@ -282,8 +283,10 @@ def test_the_operators_private_records_are_left_out_with_a_warning(capsys, tmp_p
     assert ("warning: metadata.annotations nvidia.com/dgd-spec is the operator's private record of the v1beta1 "
             "fields this graph cannot hold") in err
     assert "info: metadata.annotations nvidia.com/dgd-status is the operator's private record of status" in err
-    _, text, _ = run(capsys, "convert", "--to", "v1beta1", str(tmp_path / "graph.yaml"))
-    assert comments(text) == ["# written by the operator"]
+    _, text, err = run(capsys, "convert", "--to", "v1beta1", str(tmp_path / "graph.yaml"))
+    assert comments(text) == []
+    line = ALPHA_VIEW_WITH_RECORD.splitlines().index("    nvidia.com/dgd-spec: >-") + 1
+    assert f"graph.yaml:{line}: warning: this comment belonged to something the edit left out" in err, err
 
 
 def test_going_back_the_private_records_are_left_out_too_and_other_annotations_stay(capsys, tmp_path):
@@ -355,3 +358,45 @@ def test_a_frontend_sidecar_with_a_prefixed_secret_stays_a_plain_container(capsy
     text = text.replace("{prefix: FE_, secretRef: {name: s1}}", "{secretRef: {name: s1}}")
     code, out, err = _convert(capsys, tmp_path, text, "v1alpha1")
     assert _service(out, "w")["frontendSidecar"] == {"image": "fe:1.1.0", "envFromSecret": "s1"}
+
+
+def test_a_dropped_records_own_comments_go_with_it_and_a_comment_about_the_block_above_stays(capsys, tmp_path):
+    """Of the comments around a removed record, those on its line and right above it are about it: they go
+    with it (a warning names the line). Lines that a blank line parts from it are about what comes before
+    (the team annotation): they stay where they were, byte for byte, and no comment lands on metadata.name."""
+    text = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  annotations:
+    team: video  # the team
+    # about the team block above
+
+    # the operator's record of v1beta1 fields
+    nvidia.com/dgd-spec: '{}'  # written by the operator
+  name: e2  # the graph's name
+spec:
+  services:
+    decode:
+      componentType: worker
+      extraPodSpec:
+        mainContainer:
+          image: img:1.1.0
+"""
+    source = tmp_path / "graph.yaml"
+    source.write_text(text)
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(source))
+    assert code == 0, err
+    assert out.startswith("""\
+apiVersion: nvidia.com/v1beta1
+kind: DynamoGraphDeployment
+metadata:
+  annotations:
+    team: video  # the team
+    # about the team block above
+
+  name: e2  # the graph's name
+spec:
+""")
+    assert f"{source}:9: warning: this comment belonged to something the edit left out" in err, err
+    assert "# written by the operator" not in out and "record of v1beta1 fields" not in out

@@ -106,7 +106,11 @@ def drop_private_annotations(ctx: Context, root: CommentedMap, target: str) -> N
     """A graph read back from a cluster carries the operator's private conversion records: what the other
     version holds that this one cannot (dgd-spec) and its status (dgd-status). The operator's ConvertTo and
     ConvertFrom read them, restore those fields and scrub them (scrubDGDInternalAnnotations); dgdlint cannot
-    restore them, so it leaves them out as the operator does and says what may be missing."""
+    restore them, so it leaves them out as the operator does and says what may be missing.
+
+    A record's own comments (the one at the end of its line, the comment lines right above it) go with it, and a
+    warning says so; comment lines above it that a blank line parts from it are about what comes before, and
+    stay where they were (above the next key)."""
     metadata = as_map(root.get("metadata"))
     annotations = as_map(metadata.get("annotations")) if metadata is not None else None
     if annotations is None:
@@ -124,15 +128,50 @@ def drop_private_annotations(ctx: Context, root: CommentedMap, target: str) -> N
         else:
             message = (f"metadata.annotations {key} is the operator's private record of status; it is left out, as "
                        "the operator leaves it out when it converts")
-        ctx.drop(annotations, key, message, "warning" if key.endswith("spec") else "info",
-                 "convert-private-annotation")
-        del annotations[key]
-    if not annotations:  # emptied: left out too, its comments with the others
-        attached = ctx.table.pop(metadata, "annotations")
-        if attached is not None and (attached.above or attached.eol):
-            ctx.orphans.append(attached)
-        del metadata["annotations"]
-    if metadata:
-        ctx.rehome(metadata, next(iter(metadata)))
-    else:
-        ctx.rehome(root, "metadata")
+        ctx.note("warning" if key.endswith("spec") else "info", "convert-private-annotation", annotations, key,
+                 message)
+        _remove_with_comments(ctx, [(annotations, key), (metadata, "annotations"), (root, "metadata")])
+    if not annotations:  # emptied: left out too, its own comments with it
+        _remove_with_comments(ctx, [(metadata, "annotations"), (root, "metadata")])
+
+
+def _remove_with_comments(ctx: Context, path: list[tuple[CommentedMap, str]]) -> None:
+    """Take the key `path[0]` out of its mapping. Its comments go too (kept in the table under a key no mapping
+    has, so that the run says they were dropped), but for the comment lines above it that a blank line parts
+    from it: those go above the next key, in that mapping or, when it was the last, in the mappings around it
+    (`path[1:]`, each a mapping and its key holding the one before), at the column they were written at."""
+    container, key = path[0]
+    attached = ctx.table.pop(container, key)
+    if attached is not None:
+        blanks = [n for n, (_offset, text) in enumerate(attached.above) if not text]
+        cut = blanks[-1] + 1 if blanks else 0
+        kept, own = attached.above[:cut], attached.above[cut:]
+        if own or attached.eol:
+            ctx.table.put(container, ("deleted", key), Attached(own, attached.eol, attached.eol_gap, attached.line))
+        if any(text for _offset, text in kept):
+            _put_after(ctx, path, kept)
+    del container[key]
+
+
+def _column(container, key) -> int | None:
+    position = getattr(getattr(container, "lc", None), "data", {}).get(key)
+    return position[1] if position else None
+
+
+def _put_after(ctx: Context, path: list[tuple[CommentedMap, str]], lines: list[tuple[int, str]]) -> None:
+    """Comment lines that stood right after the key `path[0]` (relative to its column) above the key that now
+    follows it; with none after it, kept as dropped comments (the run says so), never lost without a word."""
+    base = _column(*path[0])
+    for container, key in path:
+        keys = list(container.keys())
+        after = keys[keys.index(key) + 1:] if key in keys else []
+        following = after[0] if after else None
+        column = _column(container, following) if following is not None else None
+        if following is not None and column is not None and base is not None:
+            moved = [(offset + base - column, text) for offset, text in lines]
+            existing = ctx.table.pop(container, following) or Attached(line=container.lc.data[following][0])
+            ctx.table.put(container, following, Attached(moved + existing.above, existing.eol, existing.eol_gap,
+                                                         existing.line))
+            return
+    container, key = path[0]
+    ctx.table.put(container, ("deleted", "after", key), Attached(lines, line=container.lc.data[key][0]))
