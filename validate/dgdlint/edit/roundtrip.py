@@ -201,7 +201,9 @@ def _transplant(original: str, base: str, new: str, within: bool = True) -> str:
     orig_lines, base_lines, new_lines = (text.splitlines(keepends=True) for text in (original, base, new))
     mapping: dict[int, tuple[int, int]] = {}  # base line -> (original line, indentation delta)
     spelled: set[int] = set()  # base lines whose original line is the same line written another way
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, base_lines, orig_lines, autojunk=False).get_opcodes():
+    # Paired by their text without spacing: a line spaced its own way still lines up with its dump.
+    squeezed = ["".join(line.split()) for line in base_lines], ["".join(line.split()) for line in orig_lines]
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, *squeezed, autojunk=False).get_opcodes():
         if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             for k in range(i2 - i1):
                 ours, theirs = base_lines[i1 + k], orig_lines[j1 + k]
