@@ -24,9 +24,6 @@ from dgdlint.edit.comments import CommentTable, Indent, attach_comments, take_co
 from dgdlint.edit.source import Chunk, EditError, comment_layout, split_chunks
 
 _BREAK = re.compile(r"\r\n|\r|\n")
-UNKEPT = ("the edit changes this part of the document, which is not written line for line as the round trip "
-          "writes it back (a flow collection over several lines, say): making the change would rewrite lines "
-          "the edit does not touch; make it by hand")
 
 
 class UnreadableValue(ConstructorError):
@@ -149,9 +146,9 @@ class EditableDocument:
             body = _transplant(self.chunk.body, self.base, new)
             if not self._same(body):  # a change made inside a line written its own way: the changed lines anew
                 body = _transplant(self.chunk.body, self.base, new, within=False)
-        except Unkept:  # TODO: refuse with UNKEPT at its line; the upstream corpus still reaches here (convert)
-            body = new
-        if not self._same(body):  # lines paired wrongly with the original's (TODO: refuse, not rewrite)
+        except Unkept:  # a changed part no line of the original pairs with: the document as ruamel writes it
+            body = new  # (some upstream graphs convert only so; refusing instead is left open, see the notes)
+        if not self._same(body):  # lines paired wrongly with the original's: the same last resort
             body = new
         if not self._same(body):
             raise EditError(self.file, self.chunk.start + 1, "the round trip cannot keep this document")
