@@ -30,6 +30,7 @@ NOT_ALL_CHECKED = "some validation rules were not checked"
 # The server could not decode the body (an unknown or repeated field under strict validation, a value the
 # object's Go type cannot hold such as a boolean label): it says so and validates nothing else.
 DECODING = "cannot be handled as a"
+WHOLE = "(the whole object)"  # a decoding refusal that names no field
 # dgdlint writes a key holding a dot or a space as `['nvidia.com/gpu']`; dgdlint_path spells it `.nvidia.com/gpu`
 _QUOTED_KEY = re.compile(r"\['([^']*)'\]")
 _PART = re.compile(r"\['([^']*)'\]|\[(\d+)\]|\.?([^.\[]+)")
@@ -54,6 +55,8 @@ def fields_of(status: dict) -> set[str]:
         if field and field != "<nil>":  # "<nil>": the note that some CEL rules were not checked
             fields.add(field)
         fields |= {dgdlint_path(name) for name in _FORMAT.findall(cause.get("message", ""))}
+    if not fields and DECODING in status.get("message", ""):
+        return {WHOLE}  # Go could not read a value it names by its text only (a time, "parsing time \"\"")
     assert fields, f"the server rejected the object without naming a field: {status}"
     return fields
 
@@ -145,6 +148,8 @@ def keyed(stage: SchemaStage, dgd: dict, path: str) -> bool:
 def agree(server: set[str], partial: bool, ours: set[str]) -> bool:
     if bool(server) != bool(ours):
         return False
+    if server == {WHOLE}:  # refused as a whole, before validation: dgdlint refuses it too, where it can say
+        return True
     return server <= ours if partial else server == ours
 
 
@@ -152,7 +157,7 @@ def agree_after_decoding(server: set[str], ours: set[str]) -> bool:
     """Where the server stopped at decoding: dgdlint rejects too, and names each field the server names or an
     ancestor of it (a mapping where a string belongs: the server calls its keys unknown, dgdlint says the
     value is of the wrong type). dgdlint may name more: the server validated nothing after decoding."""
-    return bool(ours) and all(any(field == mine or field.startswith((mine + ".", mine + "[")) for mine in ours)
-                              for field in server)
+    return bool(ours) and all(field == WHOLE or any(field == mine or field.startswith((mine + ".", mine + "["))
+                                                    for mine in ours) for field in server)
 
 
