@@ -115,7 +115,7 @@ MUTANTS = [
      '(graph.backend_framework or "").lower() not in BACKEND_FRAMEWORKS',
      "backend-framework-invalid"),  # the enum read case-insensitively
     ("rules/cache.py", "if pods <= 1 or", "if pods <= 2 or", "cache-access-mode"),  # two pods let through
-    ("rules/cache.py", "elif mount.volume not in known and mount.volume != cache_claim(graph, component):",
+    ("rules/cache.py", "elif mount.volume not in known and mount.volume != cache:",
      "elif mount.volume not in known:", "volume-mount-unknown"),  # the compilation cache's claim unknown to main
     ("rules/cache.py", "elif mount.volume not in known and", "elif mount.volume not in listed and",
      "volume-mount-unknown"),  # a claim object of the set not counted

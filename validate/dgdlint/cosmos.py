@@ -19,6 +19,20 @@ DEFAULT_STREAMING_REQUEST_TIMEOUT = "180"
 _MATRIX_IN_CHART = Path("charts") / "cosmos3-reasoner" / "files" / "support-matrix.yaml"
 
 
+def discovery_backend_options(text: str | None) -> dict:
+    """The JSON form of NIM_DISCOVERY_BACKEND (an object of the NIM's options, such as `async_scheduling` and
+    `enable_multimodal`); {} for its plain form, for no value and for text that is no JSON object."""
+    if not text or not text.strip().startswith("{"):
+        return {}
+    import json
+
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
 def is_nim_image(image: str | None) -> bool:
     """A NIM image: NVIDIA's NIM registry path, or the Cosmos3 NIM's repository name under any registry
     (a mirror keeps the last path segment, `cosmos3`); `cosmos3-tools` or a `cosmos3/` folder is not it."""

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from dgdlint.command_line import Flags, Token, container_flags, split_script  # noqa: F401  (split_script: re-exported)
-from dgdlint.cosmos import image_tag, is_semver
+from dgdlint.cosmos import discovery_backend_options, image_tag, is_semver
 from dgdlint.model import Component, Container, Graph, KObject, Model, as_str, parse_count
 
 CODECS_ANNOTATION = "dgdlint/video-codecs"
@@ -116,16 +116,7 @@ class VideoComponent:
 def _nim_multimodal(container) -> bool:
     """A NIM worker turns vLLM's multimodal input on itself: `"enable_multimodal": true` in the JSON form of
     NIM_DISCOVERY_BACKEND (the Cosmos3 Reasoner's setting)."""
-    import json
-
-    text = container.env_value("NIM_DISCOVERY_BACKEND")
-    if not text or not text.strip().startswith("{"):
-        return False
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return False
-    return isinstance(parsed, dict) and parsed.get("enable_multimodal") is True
+    return discovery_backend_options(container.env_value("NIM_DISCOVERY_BACKEND")).get("enable_multimodal") is True
 
 
 def existing_path(obj: KObject, *paths: tuple) -> tuple:

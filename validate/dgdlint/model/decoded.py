@@ -7,11 +7,10 @@ capacity is left too: persistent-volume-invalid refuses a null one as such (a vo
 
 from __future__ import annotations
 
-from dgdlint.model.objects import WORKLOAD_POD_SPEC
+from dgdlint.model.objects import WORKLOAD_POD_SPEC, as_list, as_map, walk
 
 ZERO = "0"
 _TABLES = ("requests", "limits")
-_CLAIM_SPECS = {"PersistentVolumeClaim": ("spec",)}
 _LIMIT_RANGE_TABLES = ("max", "min", "default", "defaultRequest", "maxLimitRequestRatio")
 
 
@@ -24,40 +23,40 @@ def zero_null_quantities(group: str, kind: str, value: dict) -> None:
         return
     pod_path = WORKLOAD_POD_SPEC.get(kind)
     if pod_path is not None:
-        _pod(_at(value, pod_path))
+        _pod(as_map(walk(value, pod_path)))
         if kind == "StatefulSet":
-            for template in _list(_at(value, ("spec",)).get("volumeClaimTemplates")):
-                _claim_spec(_map(template).get("spec"))
+            for template in as_list(as_map(value.get("spec")).get("volumeClaimTemplates")):
+                _claim_spec(as_map(template).get("spec"))
     elif kind == "PersistentVolumeClaim":
         _claim_spec(value.get("spec"))
     elif kind == "ResourceQuota":
-        _zero(_at(value, ("spec",)).get("hard"))
+        _zero(as_map(value.get("spec")).get("hard"))
     elif kind == "LimitRange":
-        for item in _list(_at(value, ("spec",)).get("limits")):
+        for item in as_list(as_map(value.get("spec")).get("limits")):
             for table in _LIMIT_RANGE_TABLES:
-                _zero(_map(item).get(table))
+                _zero(as_map(item).get(table))
     elif kind == "RuntimeClass":
-        _zero(_at(value, ("overhead",)).get("podFixed"))
+        _zero(as_map(value.get("overhead")).get("podFixed"))
 
 
 def _pod(spec: dict) -> None:
     for key in ("containers", "initContainers", "ephemeralContainers"):
-        for container in _list(spec.get(key)):
-            _resources(_map(container).get("resources"))
+        for container in as_list(spec.get(key)):
+            _resources(as_map(container).get("resources"))
     _resources(spec.get("resources"))
     _zero(spec.get("overhead"))
-    for volume in _list(spec.get("volumes")):
-        template = _at(_map(volume), ("ephemeral", "volumeClaimTemplate"))
+    for volume in as_list(spec.get("volumes")):
+        template = as_map(walk(volume, ("ephemeral", "volumeClaimTemplate")))
         _claim_spec(template.get("spec"))
 
 
 def _claim_spec(spec: object) -> None:
-    _resources(_map(spec).get("resources"))
+    _resources(as_map(spec).get("resources"))
 
 
 def _resources(resources: object) -> None:
     for table in _TABLES:
-        _zero(_map(resources).get(table))
+        _zero(as_map(resources).get(table))
 
 
 def _zero(table: object) -> None:
@@ -65,17 +64,3 @@ def _zero(table: object) -> None:
         for name, amount in table.items():
             if amount is None:
                 table[name] = ZERO
-
-
-def _at(value: dict, path: tuple) -> dict:
-    for key in path:
-        value = _map(value.get(key))
-    return value
-
-
-def _map(value: object) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: object) -> list:
-    return value if isinstance(value, list) else []

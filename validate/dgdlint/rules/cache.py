@@ -150,7 +150,10 @@ def volume_mount_unknown(model: Model):
                               f"{component.label} mounts {name!r}, which is not in spec.pvcs "
                               f"({', '.join(sorted(listed)) or 'empty'})")
             volumes = component.pod.volumes()
-            added = _operator_volumes(graph, component)
+            cache = _v1beta1_cache_claim(graph, component)
+            # the volumes the operator adds, each named after its claim: one for each volume the main container
+            # mounts (a v1alpha1 service's mounts are the main container's), the compilation cache's
+            added = {mount.volume for mount in component.main.mounts if mount.volume} | ({cache} if cache else set())
             for container in component.all_containers:
                 main = container is component.main
                 for mount in container.mounts:
@@ -162,24 +165,18 @@ def volume_mount_unknown(model: Model):
                         yield Hit(graph.obj, mount.path + ("name",),
                                   f"{component.label}: container {container.name or 'main'} mounts volume "
                                   f"{mount.volume!r}, which the pod does not define")
-                    elif mount.volume not in known and mount.volume != cache_claim(graph, component):
+                    elif mount.volume not in known and mount.volume != cache:
                         yield Hit(graph.obj, mount.path + ("name",),
                                   f"{component.label}: the main container mounts volume {mount.volume!r}, which "
                                   "the pod does not define; the operator mounts the claim of that name in its "
                                   "place, and the set has no such claim")
 
 
-def _operator_volumes(graph, component) -> set:
-    """The volumes the operator adds to a component's pod, each named after its claim: one for each volume
-    the main container mounts (a v1alpha1 service's mounts are the main container's), the compilation cache."""
-    added = {mount.volume for mount in component.main.mounts if mount.volume}
-    cache = cache_claim(graph, component)
-    return added | ({cache} if cache else set())
-
-
-def cache_claim(graph, component) -> str | None:
-    """A v1beta1 component's compilation cache claim, whose volume the operator adds to the pod."""
-    return as_str(as_map(graph.obj.get(component.path + ("compilationCache",))).get("pvcName"))
+def _v1beta1_cache_claim(graph, component) -> str | None:
+    """A v1beta1 component's compilation cache claim, whose volume the operator adds to the pod (a v1alpha1
+    service's is one of its own mounts, checked against spec.pvcs)."""
+    cache = component.compilation_cache() if graph.shape == "components" else None
+    return cache[0] if cache else None
 
 
 def _named(entry: dict) -> str:

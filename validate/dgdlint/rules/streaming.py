@@ -3,11 +3,10 @@ workers run with streaming on, and frontend and workers agree on one endpoint an
 
 from __future__ import annotations
 
-import json
-
 from dgdlint.cosmos import (
     DEFAULT_STREAMING_REQUEST_TIMEOUT,
     STREAMING_FRONTEND_MODULE,
+    discovery_backend_options,
     env_text,
     image_repository,
     is_cosmos_graph,
@@ -162,13 +161,7 @@ def async_scheduling_requested(container) -> tuple[bool, object]:
 
 def json_asks_async(text: str | None) -> bool:
     """Whether the JSON form of NIM_DISCOVERY_BACKEND (an object) sets async_scheduling true."""
-    if not text or not text.strip().startswith("{"):
-        return False
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return False
-    return isinstance(parsed, dict) and parsed.get("async_scheduling") is True
+    return discovery_backend_options(text).get("async_scheduling") is True
 
 
 @rule(
