@@ -30,7 +30,10 @@ from cluster_support import CLUSTER
 from fixture_cases import RULE_FIXTURES, SCHEMA_FIXTURES, dgd_documents, header
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
+from schema_fuzz import Mutator
 
+from dgdlint.defaulting import WORKLOAD_PROVIDER, min_available_defaulted, stored_provider
+from dgdlint.model import KObject, as_map
 from dgdlint.schema import SchemaStage
 from dgdlint.schema.bundled import bundled_root, choose_release, read_index
 
@@ -61,69 +64,23 @@ TEXTS = ["", "a", "main", "Main_1", "worker-1", "x" * 70, "1Gi", "500m", "-1Gi",
          "TCP", "Always", "ReadWriteMany", "/opt/nim/.cache", "relative/path", "nvcr.io/nim/nvidia/x:1.0",
          "vllm", "decode", "prefill", "frontend", "worker", "epp", "planner", "nixl", "disabled", "GPU", "a b"]
 NUMBERS = [0, 1, 2, -1, 3, 8, 65535, 65536, 2**31 - 1, 2**31, 2**63 - 1]
-WRONG_TYPES = [None, True, 7, 1.5, "x", [], {}, ["x"], {"k": "v"}]
 
 
-def nodes(value, path: tuple = ()) -> list[tuple[tuple, object]]:
-    """(path, value) of every node under `value`, `value` itself first."""
-    found = [(path, value)]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += nodes(item, path + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += nodes(item, path + (index,))
-    return found
+def _dgd_schema_at(document: dict, path: tuple) -> dict | None:
+    version = document["apiVersion"].split("/")[1]
+    return schema_at(STAGE.crds[("nvidia.com", "DynamoGraphDeployment", version)].schema, path)
 
 
-def put(document: dict, path: tuple, value) -> None:
-    parent = document
-    for part in path[:-1]:
-        parent = parent[part]
-    parent[path[-1]] = value
+def _mutable(path: tuple) -> bool:
+    return path[:1] == ("spec",) or path[:2] in (("metadata", "labels"), ("metadata", "annotations"))
 
 
-def generated(draw, schema: dict | None, depth: int = 0):
-    """A value as `schema` describes it, mostly valid, sometimes at or past a bound."""
-    if not schema or depth > 4:
-        return copy.deepcopy(draw(st.sampled_from(WRONG_TYPES)))  # a later mutation may change it
-    if "enum" in schema:
-        return draw(st.sampled_from([*schema["enum"], "notInEnum"]))
-    kind = schema.get("type")
-    if schema.get("x-kubernetes-int-or-string"):
-        kind = draw(st.sampled_from(["integer", "string"]))
-    if kind == "object" or (kind is None and "properties" in schema):
-        properties = schema.get("properties") or {}
-        out = {}
-        wanted = set(schema.get("required") or [])
-        if properties:
-            wanted |= set(draw(st.lists(st.sampled_from(sorted(properties)), max_size=3)))
-        for name in sorted(wanted):
-            out[name] = generated(draw, properties.get(name), depth + 1)
-        extra = schema.get("additionalProperties")
-        if isinstance(extra, dict) and draw(st.booleans()):
-            out[draw(st.sampled_from(["a", "nvidia.com/x", "app"]))] = generated(draw, extra, depth + 1)
-        return out
-    if kind == "array":
-        items = [generated(draw, schema.get("items"), depth + 1) for _ in range(draw(st.integers(0, 2)))]
-        if items and schema.get("x-kubernetes-list-type") in ("map", "set") and draw(st.booleans()):
-            items.append(copy.deepcopy(items[0]))
-        return items
-    if kind == "integer":
-        bounds = [schema[key] + step for key in ("minimum", "maximum") if key in schema for step in (-1, 0, 1)]
-        return draw(st.sampled_from(NUMBERS + bounds))
-    if kind == "number":
-        return draw(st.sampled_from([0, 0.5, 1, -1.5]))
-    if kind == "boolean":
-        return draw(st.booleans())
-    if kind == "string":
-        return draw(st.sampled_from(TEXTS))
-    return copy.deepcopy(draw(st.sampled_from(WRONG_TYPES)))
+MUTATOR = Mutator(_dgd_schema_at, TEXTS, NUMBERS, ["a", "nvidia.com/x", "app"], _mutable)
 
 
 @st.composite
 def mutants(draw) -> dict:
-    return mutated(draw, draw(st.sampled_from(BASES)))
+    return MUTATOR.mutated(draw, draw(st.sampled_from(BASES)))
 
 
 @st.composite
@@ -131,40 +88,7 @@ def updates(draw) -> tuple[dict, dict]:
     """(stored, mutant of it): an update of a v1beta1 graph (the version the server stores, so no test
     switches the storage version between examples)."""
     base = draw(st.sampled_from([b for b in BASES if b["apiVersion"].endswith("/v1beta1")]))
-    return copy.deepcopy(base), mutated(draw, base)
-
-
-def mutated(draw, base: dict) -> dict:
-    document = copy.deepcopy(base)
-    version = document["apiVersion"].split("/")[1]
-    schema = STAGE.crds[("nvidia.com", "DynamoGraphDeployment", version)].schema
-    for _ in range(draw(st.integers(1, 3))):
-        spots = [(path, value) for path, value in nodes(document)
-                 if path[:1] == ("spec",) or path[:2] in (("metadata", "labels"), ("metadata", "annotations"))]
-        path, value = draw(st.sampled_from(spots))
-        here = schema_at(schema, path)
-        operation = draw(st.sampled_from(["regenerate", "regenerate", "wrong-type", "drop", "unknown", "add",
-                                          "repeat"]))
-        if operation == "regenerate" and path:
-            put(document, path, generated(draw, here))
-        elif operation == "wrong-type" and path:
-            wrong = draw(st.sampled_from([v for v in WRONG_TYPES if type(v) is not type(value)]))
-            put(document, path, copy.deepcopy(wrong))
-        elif operation == "drop" and len(path) > 1:
-            parent = nodes(document)[0][1]
-            for part in path[:-1]:
-                parent = parent[part]
-            del parent[path[-1]]
-        elif operation == "unknown" and isinstance(value, dict):
-            value["fuzzUnknownField"] = "x"
-        elif operation == "add" and isinstance(value, dict) and here:
-            missing = sorted(set(here.get("properties") or {}) - set(value))
-            if missing:
-                name = draw(st.sampled_from(missing))
-                value[name] = generated(draw, here["properties"][name])
-        elif operation == "repeat" and isinstance(value, list) and value:
-            value.append(copy.deepcopy(value[draw(st.integers(0, len(value) - 1))]))
-    return document
+    return copy.deepcopy(base), MUTATOR.mutated(draw, base)
 
 
 def _judge(plane, namespace: str, document: dict, stored: dict | None = None) -> None:
@@ -179,7 +103,8 @@ def _judge(plane, namespace: str, document: dict, stored: dict | None = None) ->
     # JSON, which is YAML: both sides read the same values (PyYAML would write the string "96e9" plain,
     # which Kubernetes' YAML reader, and so dgdlint, reads as a number).
     text = json.dumps(document, indent=1)
-    server, partial, decoding = server_answer(plane, namespace, document, stored)
+    sent, stored_sent = (document, None) if stored is None else _defaulted_by_the_operator(document, stored)
+    server, partial, decoding = server_answer(plane, namespace, sent, stored_sent)
     ours = dgdlint_verdict("mutant.yaml", text, document, STAGE, old_path)
     same = agree_after_decoding(server, ours) if decoding else agree(server, partial, ours)
     assert same, (
@@ -187,6 +112,16 @@ def _judge(plane, namespace: str, document: dict, stored: dict | None = None) ->
         f"{'stored: ' + json.dumps(stored) if stored else ''}\n"
         f"server rejects: {sorted(server)}{' (some rules unchecked)' if partial else ''}\n"
         f"dgdlint rejects: {sorted(ours)}")
+
+
+def _defaulted_by_the_operator(document: dict, stored: dict) -> tuple[dict, dict]:
+    """An update's new and stored graphs as the operator's defaulting webhook, which this cluster lacks, leaves
+    them for the CRD's rules: on the Grove pathway every component gets minAvailable 1, at create and again on
+    the update (dgdlint.defaulting, which dgdlint's update check reads the same way)."""
+    kept = stored_provider(KObject.read_from("stored", stored))
+    named = as_map(as_map(document.get("metadata")).get("annotations")).get(WORKLOAD_PROVIDER)
+    return (min_available_defaulted(document, named if isinstance(named, str) else kept),
+            min_available_defaulted(stored, kept))
 
 
 _UPDATES = itertools.count()
