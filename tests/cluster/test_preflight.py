@@ -388,6 +388,23 @@ def test_claims_of_a_release_across_two_namespaces_are_looked_up_in_their_own(co
     assert (missing["status"], missing["detail"]) == ("error", f"existing claim not found in {other}")
 
 
+def _stateful_set(mounted: str, templates: list) -> dict:
+    """A StatefulSet `store` of two replicas with these claim templates, its container mounting `mounted`."""
+    return {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "store"}, "spec": {
+        "replicas": 2, "serviceName": "store", "selector": {"matchLabels": {"app": "store"}},
+        "template": {"metadata": {"labels": {"app": "store"}}, "spec": {"containers": [{
+            "name": "store", "image": "busybox:1.36", "volumeMounts": [{"name": mounted, "mountPath": "/data"}]}]}},
+        "volumeClaimTemplates": templates}}
+
+
+def _storage_lines(control_plane, namespace: str, path, capsys) -> dict:
+    """preflight's storage lines for the manifests in `path`, by subject (a claim's name)."""
+    dgdlint(["preflight", str(path), "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig),
+             "--format", "json"])
+    return {subject: check for (topic, subject), check in by_subject(json.loads(capsys.readouterr().out)).items()
+            if topic == "storage"}
+
+
 def test_a_stateful_set_s_provisioned_claims_are_class_checked_per_replica(control_plane, namespace, tmp_path,
                                                                             capsys):
     """A StatefulSet of two replicas whose claim templates name no volume: each replica's claim is judged as
@@ -398,21 +415,11 @@ def test_a_stateful_set_s_provisioned_claims_are_class_checked_per_replica(contr
     templates = [{"metadata": {"name": name}, "spec": {"accessModes": ["ReadWriteOnce"],
                                                        "resources": {"requests": {"storage": "10Gi"}}, **extra}}
                  for name, extra in (("data", {"storageClassName": fast}), ("scratch", {}))]
-    stateful_set = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "store"}, "spec": {
-        "replicas": 2, "serviceName": "store", "selector": {"matchLabels": {"app": "store"}},
-        "template": {"metadata": {"labels": {"app": "store"}}, "spec": {"containers": [{
-            "name": "store", "image": "busybox:1.36", "volumeMounts": [{"name": "data", "mountPath": "/data"}]}]}},
-        "volumeClaimTemplates": templates}}
+    stateful_set = _stateful_set("data", templates)
     path = tmp_path / "store.yaml"
     path.write_text(json.dumps(stateful_set))
 
-    def storage_lines() -> dict:
-        dgdlint(["preflight", str(path), "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig),
-                 "--format", "json"])
-        return {subject: check for (topic, subject), check in by_subject(json.loads(capsys.readouterr().out)).items()
-                if topic == "storage"}
-
-    before = storage_lines()
+    before = _storage_lines(control_plane, namespace, path, capsys)
     assert sorted(before) == ["data-store-0", "data-store-1", "scratch-store-0", "scratch-store-1"]
     assert all(before[f"data-store-{i}"]["status"] == "error"
                and f"storage class {fast} does not exist" in before[f"data-store-{i}"]["detail"] for i in (0, 1))
@@ -426,7 +433,7 @@ def test_a_stateful_set_s_provisioned_claims_are_class_checked_per_replica(contr
         create(control_plane, "/apis/storage.k8s.io/v1/storageclasses", {
             "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "provisioner": "nfs.csi.k8s.io",
             "metadata": {"name": default, "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}}})
-        after = storage_lines()
+        after = _storage_lines(control_plane, namespace, path, capsys)
         for i in (0, 1):
             assert after[f"data-store-{i}"]["status"] == "ok", after
             assert f"created with storage class {fast} (provisioner ebs.csi.aws.com), ReadWriteOnce, 10Gi" \
@@ -447,26 +454,16 @@ def test_a_stateful_set_s_claim_template_naming_a_volume_is_judged_per_replica(c
     """A StatefulSet of two replicas whose claim template names a pre-made volume: each replica's claim
     (cache-store-0, cache-store-1) is judged against the cluster's volume."""
     name = f"nfs-{namespace}-store"
-    stateful_set = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "store"}, "spec": {
-        "replicas": 2, "serviceName": "store", "selector": {"matchLabels": {"app": "store"}},
-        "template": {"metadata": {"labels": {"app": "store"}}, "spec": {"containers": [{
-            "name": "store", "image": "busybox:1.36", "volumeMounts": [{"name": "cache", "mountPath": "/data"}]}]}},
-        "volumeClaimTemplates": [{"metadata": {"name": "cache"}, "spec": {
-            "accessModes": ["ReadWriteMany"], "storageClassName": "", "volumeName": name,
-            "resources": {"requests": {"storage": "200Gi"}}}}]}}
+    stateful_set = _stateful_set("cache", [{"metadata": {"name": "cache"}, "spec": {
+        "accessModes": ["ReadWriteMany"], "storageClassName": "", "volumeName": name,
+        "resources": {"requests": {"storage": "200Gi"}}}}])
     path = tmp_path / "store.yaml"
     path.write_text(json.dumps(stateful_set))
 
-    def storage_lines() -> dict:
-        dgdlint(["preflight", str(path), "--namespace", namespace, "--kubeconfig", str(control_plane.kubeconfig),
-                 "--format", "json"])
-        return {subject: check for (topic, subject), check in by_subject(json.loads(capsys.readouterr().out)).items()
-                if topic == "storage"}
-
-    absent = storage_lines()
+    absent = _storage_lines(control_plane, namespace, path, capsys)
     assert sorted(absent) == ["cache-store-0", "cache-store-1"]
     assert all(c["status"] == "error" and "which the cluster does not have" in c["detail"] for c in absent.values())
     volume(control_plane, name, "100Gi")
-    small = storage_lines()
+    small = _storage_lines(control_plane, namespace, path, capsys)
     assert all(c["status"] == "error" and "requests 200Gi of storage and the volume holds 100Gi" in c["detail"]
                for c in small.values()), small
