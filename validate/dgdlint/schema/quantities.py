@@ -35,7 +35,7 @@ class QuantityWalker:
         self.definitions = definitions
         self._holds: dict[int, bool] = {}
         decoded = (definitions.get(QUANTITY), definitions.get(TIME))
-        self._is_quantity = lambda node: node is decoded[0] or node is decoded[1]
+        self._is_decoded = lambda node: node is decoded[0] or node is decoded[1]
 
     def bad(self, value: object, schema: object, path: tuple = ()) -> Iterator[tuple[tuple, str, str]]:
         """(path, what is wrong, what to do) for each quantity or time field whose value Go cannot read as one."""
@@ -46,7 +46,7 @@ class QuantityWalker:
                 yield path, problem, QUANTITY_REMEDIATION if name == QUANTITY else TIME_REMEDIATION
             return
         node = resolve(schema, self.definitions)
-        if not self._holds_quantity(node):
+        if not self._holds_decoded(node):
             return
         properties, values, items = children(node)
         if isinstance(value, dict):
@@ -58,8 +58,8 @@ class QuantityWalker:
             for index, item in enumerate(value):
                 yield from self.bad(item, items, path + (index,))
 
-    def _holds_quantity(self, node: dict) -> bool:
-        return subtree_holds(node, self._is_quantity, self._holds, self.definitions)
+    def _holds_decoded(self, node: dict) -> bool:
+        return subtree_holds(node, self._is_decoded, self._holds, self.definitions)
 
 
 def _time_problem(value: object) -> str:
