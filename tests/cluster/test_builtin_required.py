@@ -1,10 +1,20 @@
 """The fields Kubernetes' JSON schemas mark required that the API server takes left out
-(dgdlint.schema.builtin.SERVER_OPTIONAL): each left out of an object the server then takes, and dgdlint too."""
+(dgdlint.schema.builtin.SERVER_OPTIONAL): each left out of an object the server then takes, and dgdlint too;
+and every required field the built-in bases hold (builtin_bases.BASES: the built-in objects of the rules'
+passing fixtures), each left out in turn, gets the same verdict from the server and from dgdlint.
+
+Kubernetes' JSON schemas mark a field required where its Go field has no `omitempty`; the API server does
+not read that mark for its own kinds (it decodes the object and runs its validation code, which may take
+the zero value), so the mark is a claim to hold against the server, field by field."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 import yaml
+from admission_support import schema_at
+from builtin_bases import BASES, disagreement, kind_schema, resolved, taken
 from cluster_support import CLUSTER
 from controlplane import refused_fields
 
@@ -35,8 +45,11 @@ spec:
 }
 
 
-def test_every_relaxed_field_has_its_case():
-    assert set(WITHOUT) == {(name, field) for name, fields in SERVER_OPTIONAL.items() for field in fields}
+def test_every_relaxed_field_is_held_against_the_server():
+    """By the sweep below, where a base holds it, else by an object of WITHOUT."""
+    relaxed = {(name, field) for name, fields in SERVER_OPTIONAL.items() for field in fields}
+    swept = {(name, field) for _base, document in BASES for name, _path, field in required_fields(document)}
+    assert relaxed - swept <= set(WITHOUT) <= relaxed, (relaxed - swept, set(WITHOUT))
 
 
 @pytest.mark.parametrize("case", sorted(WITHOUT), ids="/".join)
@@ -44,3 +57,69 @@ def test_the_api_server_and_dgdlint_take_the_object_without_the_field(control_pl
     text = WITHOUT[case]
     assert refused_fields(control_plane, namespace, yaml.safe_load(text)) == []
     assert [f for f in check_texts({"o.yaml": text}, SchemaStage()).findings if f.severity == "error"] == []
+
+
+def _reference(schema: dict | None) -> str:
+    return schema["$ref"].rsplit("/", 1)[-1] if isinstance(schema, dict) and "$ref" in schema else ""
+
+
+def required_fields(document: dict) -> list[tuple[str, tuple, str]]:
+    """(definition, path of the object holding the field, field) for every field `document` holds that
+    Kubernetes' schema marks required (SERVER_OPTIONAL's included: dgdlint's copy of the schema has them
+    relaxed), below its apiVersion and kind. An inline schema is named by its holder's name and key."""
+    found = []
+    pending = [((), document, kind_schema(document), document.get("kind", ""))]
+    while pending:
+        path, value, schema, name = pending.pop()
+        schema = resolved(schema)
+        if not isinstance(schema, dict):
+            continue
+        if isinstance(value, dict):
+            for field in [*(schema.get("required") or []), *SERVER_OPTIONAL.get(name, ())]:
+                if field in value and path + (field,) not in (("apiVersion",), ("kind",)):
+                    found.append((name, path, field))
+            for key, item in value.items():
+                child = schema_at(schema, (key,))
+                pending.append((path + (key,), item, child, _reference(child) or f"{name}.{key}"))
+        elif isinstance(value, list):
+            child = schema_at(schema, (0,))
+            pending += [(path + (index,), item, child, _reference(child) or name) for index, item in enumerate(value)]
+    return found
+
+
+def without(document: dict, path: tuple, field: str) -> dict:
+    mutant = copy.deepcopy(document)
+    holder = mutant
+    for part in path:
+        holder = holder[part]
+    del holder[field]
+    return mutant
+
+
+def test_the_sweep_sees_required_fields_of_many_definitions():
+    seen = {name for _base, document in BASES for name, _path, _field in required_fields(document)}
+    assert {"io.k8s.api.core.v1.Container", "io.k8s.api.core.v1.Sysctl"} <= seen, seen
+    assert len(seen) > 15, seen
+
+
+def test_every_required_field_of_the_bases_left_out_gets_one_verdict(control_plane, namespace):
+    """Each (definition, field) once, in the first base that is taken as written and holds it."""
+    done: set[tuple[str, str]] = set()
+    disagreements = []
+    for index, (name, document) in enumerate(BASES):
+        fields = [entry for entry in required_fields(document) if (entry[0], entry[2]) not in done]
+        if not fields:
+            continue
+        found = taken(control_plane, namespace, index)
+        if found is None:
+            continue
+        body, path = found
+        for definition, holder, field in fields:
+            if (definition, field) in done:
+                continue
+            done.add((definition, field))
+            problem = disagreement(name, control_plane, without(body, holder, field), path)
+            if problem:
+                disagreements.append(f"{definition}.{field}: {problem}")
+    assert len(done) > 40, sorted(done)
+    assert not disagreements, "\n\n".join(disagreements)

@@ -524,9 +524,9 @@ MUTANTS = [
     ("rules/claims.py", 'return as_str(first.get("apiGroup")) == as_str(second.get("apiGroup")) and all(',
      'return (as_str(first.get("apiGroup")) or "") == (as_str(second.get("apiGroup")) or "") and all(',
      "claim-spec-invalid"),  # an apiGroup "" taken for one left out
-    ("rules/claims.py", '            del sources["dataSourceRef"]\n', "            pass\n",
+    ("model/claims.py", '        del sources["dataSourceRef"]\n', "        pass\n",
      "claim-spec-invalid"),  # a claim's namespaced dataSourceRef kept, though the server drops it
-    ("rules/claims.py", '                del sources["dataSource"]\n', "                pass\n",
+    ("model/claims.py", '            del sources["dataSource"]\n', "            pass\n",
      "claim-spec-invalid"),  # a claim's lone snapshot without apiGroup kept, though the server drops it
     ("rules/claims.py", "sources = _data_sources(spec, claim_object)", "sources = _data_sources(spec, True)",
      "pod-spec-invalid"),  # a claim template's data sources trimmed as a claim's are

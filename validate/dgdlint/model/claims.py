@@ -109,3 +109,36 @@ def made_claims(objects: list[KObject], graphs: list) -> list[MadeClaim]:
         if obj.kind == "StatefulSet" and obj.group == "apps":
             made.extend(from_stateful_set(obj))
     return made
+
+
+SNAPSHOT_SOURCES = (("PersistentVolumeClaim", ""), ("VolumeSnapshot", "snapshot.storage.k8s.io"))
+
+
+def sources_on_create(spec: dict) -> dict[str, dict]:
+    """A claim object's data sources (dataSource, dataSourceRef) as the API server keeps them on create,
+    before it validates the claim: a dataSourceRef with a namespace is dropped (CrossNamespaceVolumeDataSource
+    is off by default), and then, without a dataSourceRef, a dataSource that is neither a claim nor a
+    VolumeSnapshot of snapshot.storage.k8s.io is dropped without a word (the old behaviour, kept for old
+    clients). A claim template's are validated as written."""
+    sources = {key: spec[key] for key in ("dataSource", "dataSourceRef") if isinstance(spec.get(key), dict)}
+    if as_str(as_map(sources.get("dataSourceRef")).get("namespace")):
+        del sources["dataSourceRef"]
+    if "dataSource" in sources and "dataSourceRef" not in sources:
+        source = sources["dataSource"]
+        if (as_str(source.get("kind")) or "", as_str(source.get("apiGroup")) or "") not in SNAPSHOT_SOURCES:
+            del sources["dataSource"]
+    return sources
+
+
+def claim_as_created(value: dict) -> dict:
+    """A PersistentVolumeClaim object as the API server validates it on create: the data sources it drops
+    (sources_on_create) left out; `value` itself when it drops none."""
+    spec = value.get("spec")
+    if not isinstance(spec, dict):
+        return value
+    kept = sources_on_create(spec)
+    dropped = [key for key in ("dataSource", "dataSourceRef") if key in spec and key not in kept]
+    if not dropped:
+        return value
+    return dict(value, spec={key: item for key, item in spec.items() if key not in dropped})
+

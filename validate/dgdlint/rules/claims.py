@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dgdlint.cosmos import placeholder_in
 from dgdlint.model import Model, Pvc, as_list, as_map, as_str
+from dgdlint.model.claims import sources_on_create
 from dgdlint.quantity import go_quantity
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems
@@ -87,21 +88,11 @@ def template_claim_problems(ephemeral: dict, where: tuple, attributes_class: boo
 
 
 def _data_sources(spec: dict, claim_object: bool) -> dict[str, dict]:
-    """The data sources the server validates. A claim object's are first trimmed as on create: a
-    dataSourceRef with a namespace is dropped (CrossNamespaceVolumeDataSource is off by default), and then,
-    without a dataSourceRef, a dataSource that is neither a claim nor a VolumeSnapshot of
-    snapshot.storage.k8s.io is dropped without a word (the old behaviour, kept for old clients). A claim
-    template's are validated as written."""
-    sources = {key: spec[key] for key in ("dataSource", "dataSourceRef") if isinstance(spec.get(key), dict)}
+    """The data sources the server validates: a claim object's as it keeps them on create
+    (model.claims.sources_on_create), a claim template's as written."""
     if claim_object:
-        if as_str(as_map(sources.get("dataSourceRef")).get("namespace")):
-            del sources["dataSourceRef"]
-        if "dataSource" in sources and "dataSourceRef" not in sources:
-            source = sources["dataSource"]
-            kind, group = as_str(source.get("kind")) or "", as_str(source.get("apiGroup")) or ""
-            if (kind, group) not in (("PersistentVolumeClaim", ""), ("VolumeSnapshot", "snapshot.storage.k8s.io")):
-                del sources["dataSource"]
-    return sources
+        return sources_on_create(spec)
+    return {key: spec[key] for key in ("dataSource", "dataSourceRef") if isinstance(spec.get(key), dict)}
 
 
 def _same_source(first: dict, second: dict) -> bool:

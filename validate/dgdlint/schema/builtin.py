@@ -17,10 +17,20 @@ _API_VERSION = re.compile(r"(?:[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?/)?v[0-9]{1,4
 _KUBERNETES_VERSION = re.compile(r"v?([0-9]{1,4})\.([0-9]{1,4})(?:\.[0-9]{1,6})?")
 
 
-# Fields Kubernetes' schemas mark required that the API server takes left out (Go reads them as their zero
-# value, and its validation takes that), each checked against a real API server
-# (tests/cluster/test_admission_fuzz_builtin.py found it; test_builtin_required.py holds it).
-SERVER_OPTIONAL = {"io.k8s.api.core.v1.SleepAction": ("seconds",)}
+# Fields Kubernetes' schemas mark required (a Go field without omitempty) that the API server takes left out
+# (Go reads them as their zero value, and its validation takes that), each checked against a real API server:
+# tests/cluster/test_builtin_required.py leaves out every required field its objects hold, and holds these.
+SERVER_OPTIONAL = {
+    "io.k8s.api.batch.v1.PodFailurePolicy": ("rules",),
+    "io.k8s.api.core.v1.HTTPHeader": ("value",),
+    "io.k8s.api.core.v1.ISCSIPersistentVolumeSource": ("lun",),
+    "io.k8s.api.core.v1.ISCSIVolumeSource": ("lun",),
+    "io.k8s.api.core.v1.LimitRangeSpec": ("limits",),
+    "io.k8s.api.core.v1.PreferredSchedulingTerm": ("preference",),
+    "io.k8s.api.core.v1.ScaleIOVolumeSource": ("secretRef",),
+    "io.k8s.api.core.v1.SleepAction": ("seconds",),
+    "io.k8s.api.core.v1.Sysctl": ("value",),
+}
 
 
 def _relax_required(definitions: dict) -> None:

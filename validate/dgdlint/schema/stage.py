@@ -10,6 +10,7 @@ from __future__ import annotations
 from dgdlint.defaulting import WORKLOAD_PROVIDER, min_available_defaulted, stored_provider
 from dgdlint.findings import Finding
 from dgdlint.model import DYNAMO_GROUP, KObject
+from dgdlint.model.claims import claim_as_created
 from dgdlint.schema.builtin import BuiltinSchemas
 from dgdlint.schema.bundled import Release, bundled_root, choose_release, read_index, release_versions
 from dgdlint.schema.crd import CrdError, CrdVersionSchema, cached_crd_versions
@@ -108,6 +109,8 @@ class SchemaStage:
             found = self.builtins.validators(obj.api_version, kind)
             if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
                 instance = pruned(obj, found[2], self.builtins.definitions())
+                if kind == "PersistentVolumeClaim" and group == "":  # what the server drops on create
+                    instance = claim_as_created(instance)
                 source = f"Kubernetes {self.builtins.version}"
                 findings.extend(self._structure(obj, instance, found[0], found[1], "kubernetes-schema", source)[0])
                 findings.extend(self._quantities(obj, instance, found[2], source))

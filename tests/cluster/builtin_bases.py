@@ -1,0 +1,123 @@
+"""Kubernetes' own objects to mutate, and the two verdicts on one, for the built-in admission tests
+(test_admission_fuzz_builtin.py, test_builtin_required.py).
+
+The bases are the built-in objects of every rule's passing fixtures (Jobs, claims, volumes, Services,
+autoscalers, Pods, quotas, ...); a test uses one only where both the server and dgdlint take it as written
+(`taken`). The server judges an object as a server-side apply, as Helm 4 and `kubectl apply --server-side`
+send it (list keys are then unique), and as a create, as Helm 3 and a client-side apply send it (int32
+fields then hold their range); dgdlint refuses what either refuses, by its schema stage, its admission rules
+and the other rules that report a refusal of the server (duplicate-env)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+
+from admission_support import SERVER_RULES, schema_at
+from controlplane import ApiError, resource_path
+from fixture_cases import RULE_FIXTURES, documents, relative
+
+from dgdlint.engine import check_texts
+from dgdlint.rules.catalogue import all_rules
+from dgdlint.schema import SchemaStage
+from dgdlint.schema.builtin import BuiltinSchemas
+
+STAGE = SchemaStage()
+SCHEMAS = BuiltinSchemas()
+# The admission rules, and the rules of other families that report what the server itself refuses (a repeated env
+# name: server-side apply refuses the list).
+ADMISSION = {rule.name for rule in all_rules() if rule.family == "admission"} | set(SERVER_RULES)
+
+
+def builtin(document: dict) -> bool:
+    """Whether the object is of one of Kubernetes' own API groups (the core group, apps, batch, ..., *.k8s.io)."""
+    api_version = str(document.get("apiVersion", ""))
+    group = api_version.split("/")[0] if "/" in api_version else ""
+    return bool(document.get("kind")) and (group in ("", "apps", "batch", "policy", "autoscaling")
+                                           or group.endswith(".k8s.io"))
+
+
+BASES = [(relative(path), document) for path in RULE_FIXTURES if path.parent.name == "pass"
+         for document in documents(path) if builtin(document)]
+_SERVICES = itertools.count()  # names of the Services created for real (and deleted)
+_TAKEN: dict[int, bool] = {}  # base index -> whether both sides take it as written
+
+
+def kind_schema(document: dict) -> dict | None:
+    found = SCHEMAS.validators(str(document.get("apiVersion")), str(document.get("kind")))
+    return None if found is None else found[2]
+
+
+def resolved(schema: dict | None) -> dict | None:
+    while isinstance(schema, dict) and "$ref" in schema:
+        schema = SCHEMAS.definitions().get(schema["$ref"].rsplit("/", 1)[-1])
+    return schema
+
+
+def builtin_schema_at(schema: dict | None, path: tuple) -> dict | None:
+    for part in path:
+        schema = schema_at(resolved(schema), (part,))
+    return resolved(schema)
+
+
+def placed(plane, namespace: str, document: dict) -> tuple[dict, str] | None:
+    """The object in the test's namespace (or none, for a cluster-scoped kind) and its REST path; None when
+    the server serves no such kind."""
+    body = copy.deepcopy(document)
+    metadata = body.setdefault("metadata", {})
+    try:
+        path = resource_path(plane, body["apiVersion"], body["kind"], namespace, metadata.get("name") or "x")
+    except (KeyError, ApiError):
+        return None
+    if "/namespaces/" in path:
+        metadata["namespace"] = namespace
+    else:
+        metadata.pop("namespace", None)
+    return body, path
+
+
+def server_refuses(plane, body: dict, path: str) -> str:
+    """The server's refusal of the object as a server-side apply (Helm 4, `kubectl apply --server-side`) or as
+    a create (Helm 3, a client-side `kubectl apply`), both dry runs with strict field validation; "" when it
+    takes it both ways. The two differ: server-side apply holds list keys unique, and a create reads the JSON
+    into Go's types, refusing an int32 field's 2147483648, which server-side apply silently wraps around.
+    A Service is also created for real (and deleted): a dry run allocates no node port or cluster IP, so it
+    checks neither's range."""
+    collection = path.rsplit("/", 1)[0]
+    try:
+        plane.request("PATCH", f"{path}?dryRun=All&fieldManager=dgdlint-fuzz&fieldValidation=Strict&force=true",
+                      json.dumps(body).encode(), content_type="application/apply-patch+yaml")
+        plane.request("POST", f"{collection}?dryRun=All&fieldValidation=Strict", body)
+        if body["kind"] == "Service":
+            real = dict(body, metadata=dict(body["metadata"], name=f"fuzz-{next(_SERVICES)}"))
+            plane.request("POST", f"{collection}?fieldValidation=Strict", real)
+            plane.request("DELETE", f"{collection}/{real['metadata']['name']}")
+    except ApiError as error:
+        return error.body.get("message") or str(error.body)
+    return ""
+
+
+def dgdlint_refuses(body: dict) -> list[str]:
+    result = check_texts({"mutant.json": json.dumps(body, indent=1)}, STAGE)
+    return [f"{f.rule} {f.path}: {f.message}" for f in result.findings
+            if f.severity == "error" and (f.stage == "schema" or f.rule in ADMISSION)]
+
+
+def taken(plane, namespace: str, index: int) -> tuple[dict, str] | None:
+    """Base `index` placed in the namespace, when the server serves its kind and both sides take it."""
+    found = placed(plane, namespace, BASES[index][1])
+    if found is None:
+        return None
+    if index not in _TAKEN:
+        _TAKEN[index] = not server_refuses(plane, *found) and not dgdlint_refuses(found[0])
+    return found if _TAKEN[index] else None
+
+
+def disagreement(name: str, plane, body: dict, path: str) -> str:
+    """"" when the server and dgdlint give the object the same verdict, else what each said."""
+    server, ours = server_refuses(plane, body, path), dgdlint_refuses(body)
+    if bool(server) == bool(ours):
+        return ""
+    return (f"the API server and dgdlint disagree on this mutant of {name}:\n{json.dumps(body, indent=1)}\n"
+            f"server: {server or 'accepted'}\ndgdlint: {ours or 'accepted'}")
