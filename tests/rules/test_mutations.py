@@ -524,6 +524,14 @@ MUTANTS = [
     ("rules/claims.py", 'return as_str(first.get("apiGroup")) == as_str(second.get("apiGroup")) and all(',
      'return (as_str(first.get("apiGroup")) or "") == (as_str(second.get("apiGroup")) or "") and all(',
      "claim-spec-invalid"),  # an apiGroup "" taken for one left out
+    ("rules/claims.py", 'if stateful_set.kind == "StatefulSet" and stateful_set.group == "apps":',
+     'if stateful_set.kind == "StatefulSet" and stateful_set.group == "":',
+     "claim-spec-invalid"),  # a StatefulSet's claim templates left unchecked
+    ("rules/claims.py", "        elif dns1123_label_problem(written_name):",
+     "        elif dns1123_subdomain_problem(written_name):",
+     "claim-spec-invalid"),  # a claim template's name read as a subdomain, though it names a pod volume
+    ("rules/volumes.py", '        elif not name and "name" in volume:', '        elif False:',
+     "pod-spec-invalid"),  # a volume named "" taken
     ("model/claims.py", '        del sources["dataSourceRef"]\n', "        pass\n",
      "claim-spec-invalid"),  # a claim's namespaced dataSourceRef kept, though the server drops it
     ("model/claims.py", '            del sources["dataSource"]\n', "            pass\n",

@@ -153,9 +153,12 @@ def written_spec_problems(spec: dict, where: tuple, claim_object: bool = False, 
     nor a VolumeSnapshot of snapshot.storage.k8s.io: those are taken (and ignored), not refused. A claim
     object is refused when applied;
     a v1alpha1 `spec.pvcs` entry with `create: true` passes with the graph, and the claim the operator makes
-    from it is refused, so the workers wait for a volume that never comes.""",
+    from it is refused, so the workers wait for a volume that never comes. A StatefulSet's
+    volumeClaimTemplates are claim specs to the server too, validated as written (nothing dropped; their
+    metadata is not checked): the StatefulSet is refused.""",
     remediation="Give the claim an access mode such as ReadWriteMany and a storage size such as 200Gi.",
-    reads=("PersistentVolumeClaim", "DynamoGraphDeployment (v1alpha1 spec.pvcs with create: true)"),
+    reads=("PersistentVolumeClaim", "DynamoGraphDeployment (v1alpha1 spec.pvcs with create: true)",
+           "StatefulSet (volumeClaimTemplates)"),
 )
 def claim_spec_invalid(model: Model):
     attributes_class = model.release.kubernetes_at_least("1.34")  # VolumeAttributesClass on by default
@@ -165,3 +168,32 @@ def claim_spec_invalid(model: Model):
         for path, problem in (*claim_problems(pvc), *written):
             what = pvc.obj.label if pvc.path == () else f"{pvc.obj.label}: the claim {pvc.name} it creates"
             yield Hit(pvc.obj, path, f"{what} {problem}")
+    for stateful_set in model.objects:
+        if stateful_set.kind == "StatefulSet" and stateful_set.group == "apps":
+            for path, problem in stateful_set_template_problems(stateful_set, attributes_class):
+                yield Hit(stateful_set, path, f"{stateful_set.label}: {problem}")
+
+
+def stateful_set_template_problems(stateful_set, attributes_class: bool):
+    """(path, problem) of each volumeClaimTemplate's spec, as the server validates a claim spec, unmodified."""
+    templates = as_list(as_map(stateful_set.value.get("spec")).get("volumeClaimTemplates"))
+    for index, template in enumerate(templates):
+        if not isinstance(template, dict):
+            continue
+        where = ("spec", "volumeClaimTemplates", index, "spec")
+        spec = as_map(template.get("spec"))
+        written_name = as_str(as_map(template.get("metadata")).get("name"))
+        name = written_name or f"#{index + 1}"
+        # Each template is also a volume of the pod template, named as the template is.
+        if not written_name:
+            yield ("spec", "volumeClaimTemplates", index), \
+                f"volume claim template #{index + 1} has no metadata.name (it names the pod's volume and claims)"
+        elif dns1123_label_problem(written_name):
+            problem = dns1123_label_problem(written_name)
+            yield ("spec", "volumeClaimTemplates", index, "metadata", "name"), \
+                f"volume claim template {written_name!r} names a pod volume, so it {problem}"
+        storage = as_str(as_map(as_map(spec.get("resources")).get("requests")).get("storage"))
+        modes = [mode for mode in (as_str(item) for item in as_list(spec.get("accessModes"))) if mode]
+        for path, problem in (*_spec_problems(modes, storage, as_str(spec.get("storageClassName")), where),
+                              *written_spec_problems(spec, where, attributes_class=attributes_class)):
+            yield path, f"volume claim template {name!r} {problem}"

@@ -95,6 +95,8 @@ def volume_problems(pod: PodSettings, attributes_class: bool = True, certificate
         name = as_str(volume.get("name"))
         if name and dns1123_label_problem(name):
             yield where + ("name",), f"volume name {name!r} {dns1123_label_problem(name)}"
+        elif not name and "name" in volume:  # left out, the schema's; empty or null (read as empty), here
+            yield where + ("name",), "volume has an empty name (every volume needs one)"
         sources = [key for key, value in volume.items() if key in SOURCES and value is not None]
         if sources[:1] == ["ephemeral"] and pod_name and name:
             claim = f"{pod_name}-{name}"
