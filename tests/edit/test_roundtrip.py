@@ -143,3 +143,33 @@ def test_a_fix_inside_an_oddly_spaced_flow_mapping_touches_no_other_line(capsys,
     code, _out, err = run(capsys, "fix", str(target))
     assert code == 0, err
     assert target.read_text() == text.replace("gpu-power-limit: 700.0}", 'gpu-power-limit: "700.0"}')
+
+
+@pytest.mark.parametrize("text", [
+    "a: 0x1F  # hex\n", "a: 0o17   # octal\n", "a: 1.50   # a float's own digits\n", "a: 1e3  # exponent\n",
+    "a: 1_000  # underscores\n", "a: 0b101  # binary\n", "a:  # nothing\n", "\"k k\": 1  # a quoted key\n",
+    "0x10: a  # a hex key\n", "l:\n- 0x1F  # an item\n- 1_000  # another\n",
+], ids=["hex", "octal", "float", "exponent", "underscores", "binary", "null", "quoted-key", "hex-key", "items"])
+def test_an_end_of_line_comment_keeps_its_distance_from_the_value_as_written(text):
+    """The comment's column comes from the written text (`0x1F`), not the value it reads as (`31`): ruamel's
+    dump puts it as far from that text as the file does."""
+    [document] = open_text("f.yaml", text).documents
+    assert document.dump() == text
+
+
+def test_a_moved_line_keeps_its_end_of_line_comment_where_the_file_has_it(capsys, tmp_path):
+    """Conversion writes `replicas` anew (a component is indented less than a service): its comment stays three
+    spaces after `0x2`. It was one space after, the hex integer measured as `2`."""
+    from edit_support import run
+
+    text = ("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nmetadata:\n  name: g\nspec:\n  services:\n"
+            "    Frontend:\n      componentType: frontend\n      replicas: 0x2   # two, in hex\n      extraPodSpec:\n"
+            "        mainContainer:\n          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0\n")
+    path = tmp_path / "graph.yaml"
+    path.write_text(text)
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", str(path))
+    assert code == 0, err
+    assert out == ("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: g\nspec:\n"
+                   "  components:\n  - name: Frontend\n    type: frontend\n    replicas: 0x2   # two, in hex\n"
+                   "    podTemplate:\n      spec:\n        containers:\n        - name: main\n"
+                   "          image: nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0\n")

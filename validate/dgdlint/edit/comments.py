@@ -5,6 +5,7 @@ back at the key's new indentation when the document is written."""
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 
 from ruamel.yaml.comments import Comment, CommentedMap, CommentedSeq
@@ -191,24 +192,30 @@ def _eol(attached: Attached, column: int, content_end: int | None = None):
     return CommentToken(text + "\n", CommentMark(max(where, 0)))
 
 
-def _scalar_width(value) -> int | None:
-    """Columns a one-line scalar takes when written (None: not a one-line scalar)."""
-    from ruamel.yaml.scalarstring import (
-        DoubleQuotedScalarString,
-        FoldedScalarString,
-        LiteralScalarString,
-        SingleQuotedScalarString,
-    )
+_MEASURE: list = []  # a ruamel dumper, made once, that writes one scalar to measure it
 
-    if isinstance(value, bool):
-        return len("true" if value else "false")
-    if isinstance(value, str):
-        if "\n" in value or isinstance(value, (LiteralScalarString, FoldedScalarString)):
-            return None
-        return len(value) + (2 if isinstance(value, (DoubleQuotedScalarString, SingleQuotedScalarString)) else 0)
-    if isinstance(value, (int, float)):
-        return len(str(value))
-    return 0 if value is None else None
+
+def _scalar_width(value) -> int | None:
+    """Columns a one-line scalar takes as ruamel writes it: its text as written (`0x1F`, `1.50`, `1_000`, the
+    quotes it was written with), 0 for a null written as nothing (None: not a one-line scalar)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
+
+    if isinstance(value, (dict, list, LiteralScalarString, FoldedScalarString)) or \
+            (isinstance(value, str) and "\n" in value):
+        return None
+    if not _MEASURE:
+        dumper = YAML(typ="rt")
+        dumper.width = 1 << 20  # as the round trip writes: never folded
+        _MEASURE.append(dumper)
+    stream = io.StringIO()
+    try:
+        _MEASURE[0].dump(CommentedMap([("k", value)]), stream)
+    except Exception:  # noqa: BLE001 - a value ruamel cannot write alone is measured by no one
+        return None
+    lines = stream.getvalue().splitlines()
+    return len(lines[0]) - len("k: ") if len(lines) == 1 and lines[0].startswith("k: ") else \
+        0 if lines == ["k:"] else None
 
 
 def _content_end(column: int, prefix: int, value) -> int | None:
@@ -219,7 +226,7 @@ def _content_end(column: int, prefix: int, value) -> int | None:
             return column + prefix + 3  # `{}` or `[]`
         return None if _is_flow(value) else column + prefix
     width = _scalar_width(value)
-    return None if width is None else column + prefix + 1 + width
+    return None if width is None else column + prefix + (1 + width if width else 0)
 
 
 def _attach_mapping(node, table: CommentTable, indent: Indent, column: int) -> None:
@@ -228,7 +235,7 @@ def _attach_mapping(node, table: CommentTable, indent: Indent, column: int) -> N
     for key, value in node.items():
         attached = table.get(node, key)
         if attached is not None:
-            end = _content_end(column, len(str(key)) + 1, value)
+            end = _content_end(column, (_scalar_width(key) or len(str(key))) + 1, value)
             node.ca.items[key] = [None, _tokens(attached, column) or None, _eol(attached, column, end), None]
         _attach_value(value, table, indent, column)
 
