@@ -22,7 +22,7 @@ from ruamel.yaml.nodes import ScalarNode
 
 from dgdlint.edit.comments import CommentTable, Indent, attach_comments, take_comments
 from dgdlint.edit.source import Chunk, EditError, comment_layout, split_chunks
-from dgdlint.edit.transplant import Unkept, transplant
+from dgdlint.edit.transplant import Unkept, first_difference, transplant
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -147,12 +147,17 @@ class EditableDocument:
             body = transplant(self.chunk.body, self.base, new)
             if not self._same(body):  # a change made inside a line written its own way: the changed lines anew
                 body = transplant(self.chunk.body, self.base, new, within=False)
-        except Unkept:  # a changed part no line of the original pairs with: the document as ruamel writes it
-            body = new  # (some upstream graphs convert only so; refusing instead is left open, see the notes)
-        if not self._same(body):  # lines paired wrongly with the original's: the same last resort
-            body = new
-        if not self._same(body):
-            raise EditError(self.file, self.chunk.start + 1, "the round trip cannot keep this document")
+        except Unkept as unkept:  # never the whole document written anew: the user's text stays, or nothing
+            raise EditError(self.file, self.chunk.start + unkept.line + 1,
+                            "the edit changes lines here that the round trip cannot pair with the file's own "
+                            "writing of them (a value over several lines, such as a quoted string with an escaped "
+                            "line break); the document written anew would reformat lines the edit does not "
+                            "change (write that value on one line)") from None
+        if not self._same(body):  # the changed lines do not fit where they go: refused, never rewritten whole
+            raise EditError(self.file, self.chunk.start + first_difference(self.chunk.body, body) + 1,
+                            "the edit's lines here, fitted into the file's own indentation, do not read back as "
+                            "the edit; the document written anew would reformat lines the edit does not change "
+                            "(indent this part as the rest of the file is)")
         return self.chunk.separator + body
 
     def _same(self, body: str) -> bool:

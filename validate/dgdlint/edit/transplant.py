@@ -5,6 +5,7 @@ indentation, and no other line touched."""
 from __future__ import annotations
 
 from difflib import SequenceMatcher
+from itertools import zip_longest
 
 
 def _indentation(line: str) -> int:
@@ -32,52 +33,204 @@ def transplant(original: str, base: str, new: str, within: bool = True) -> str:
     """`original` with the lines that changed from `base` to `new` replaced, and no other line touched. A
     changed line that the original spells its own way (spacing in a flow collection, `False`) gets the change
     made inside its own text, character by character, where both spellings agree around it (else the line is
-    written anew). Unkept names a changed line that matches no line of the original (a flow collection over
-    several lines): the edit cannot be made without rewriting others."""
+    written anew). A line the dump writes as one and the original over several (a long quoted string folded)
+    pairs with all of them. Unkept names a changed line that matches no line of the original: the edit cannot
+    be made without rewriting others."""
+    unended = bool(original) and not original.endswith("\n")  # a last line without a break stays so
+    original += "\n" if unended else ""
     orig_lines, base_lines, new_lines = (text.splitlines(keepends=True) for text in (original, base, new))
-    mapping: dict[int, tuple[int, int]] = {}  # base line -> (original line, indentation delta)
-    spelled: set[int] = set()  # base lines whose original line is the same line written another way
-    # Paired by their text without spacing: a line spaced its own way still lines up with its dump.
+    mapping = _pair(base_lines, orig_lines)  # base line -> (first original line, past its last, indentation delta)
+    spelled = {k for k, (start, stop, _) in mapping.items()
+               if stop - start == 1 and base_lines[k].strip() != orig_lines[start].strip()}
+    out = list(orig_lines)
+    opcodes = SequenceMatcher(None, base_lines, new_lines, autojunk=False).get_opcodes()
+    moved = _moved(base_lines, new_lines)
+    deltas = _new_deltas(opcodes, mapping, moved, base_lines, new_lines)
+    blanks = _blanks(opcodes, mapping, moved, orig_lines)
+    for tag, i1, i2, j1, j2 in reversed(opcodes):
+        if tag == "equal":
+            continue
+        written = [_reindent(new_lines[j], deltas[j]) for j in range(j1, j2)]
+        for j in range(j2 - 1, j1 - 1, -1):
+            written[j - j1 + 1:j - j1 + 1] = blanks.get(j, [])
+        if i2 > i1:
+            targets = [mapping.get(k) for k in range(i1, i2)]
+            if None in targets:
+                raise Unkept(_unpaired(mapping, i1 + targets.index(None)))
+            apart = next((k for k in range(1, len(targets)) if targets[k - 1][1] > targets[k][0] or any(
+                line.strip() for line in orig_lines[targets[k - 1][1]:targets[k][0]])), None)
+            if apart is not None:  # lines apart in the original, and not only by blank lines
+                raise Unkept(_unpaired(mapping, i1 + apart))
+            start, stop = targets[0][0], targets[-1][1]
+            if i2 - i1 == j2 - j1:  # line for line: a line written its own way keeps its spelling where it can
+                for k in spelled.intersection(range(i1, i2)) if within else ():
+                    written[k - i1] = _edit_within(base_lines[k], new_lines[j1 + k - i1],
+                                                   orig_lines[targets[k - i1][0]]) or written[k - i1]
+        elif i1 - 1 in mapping:
+            start = stop = mapping[i1 - 1][1]
+        elif i1 in mapping:
+            start = stop = mapping[i1][0]
+        else:
+            raise Unkept(_unpaired(mapping, i1))
+        out[start:stop] = written
+    text = "".join(out)
+    return text[:-1] if unended and text.endswith("\n") else text
+
+
+def _moved(base_lines: list[str], new_lines: list[str]) -> dict[int, int]:
+    """Lines of the dump before the edit found again after it, the same text indented anew: new -> base line."""
+    stripped = [line.strip() for line in base_lines], [line.strip() for line in new_lines]
+    return {j1 + k: i1 + k for tag, i1, i2, j1, _j2 in
+            SequenceMatcher(None, *stripped, autojunk=False).get_opcodes() if tag == "equal" for k in range(i2 - i1)}
+
+
+def _blanks(opcodes, mapping: dict[int, tuple[int, int, int]], moved: dict[int, int],
+            orig_lines: list[str]) -> dict[int, list[str]]:
+    """Blank lines of the original the dump leaves out (after a block scalar) between two lines an edit
+    changes: new line -> the blank lines that follow it, after the same text wherever the edit moved it."""
+    found = {i: j for j, i in moved.items()}
+    blanks: dict[int, list[str]] = {}
+    for tag, i1, i2, j1, j2 in opcodes:
+        for k in range(i1, i2 - 1) if tag != "equal" else ():
+            one, two = mapping.get(k), mapping.get(k + 1)
+            gap = orig_lines[one[1]:two[0]] if one and two else []
+            where = j1 + k - i1 if i2 - i1 == j2 - j1 else found.get(k)
+            if gap and where is not None and not any(line.strip() for line in gap):
+                blanks.setdefault(where, []).extend(gap)
+    return blanks
+
+
+def _pair(base_lines: list[str], orig_lines: list[str]) -> dict[int, tuple[int, int, int]]:
+    """Each line of the dump paired with the original lines that write it: by their text without spacing, so
+    that a line spaced its own way still lines up with its dump, and one dumped line with the several lines
+    the original folds it over."""
+    mapping: dict[int, tuple[int, int, int]] = {}
     squeezed = ["".join(line.split()) for line in base_lines], ["".join(line.split()) for line in orig_lines]
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, *squeezed, autojunk=False).get_opcodes():
         if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             for k in range(i2 - i1):
-                ours, theirs = base_lines[i1 + k], orig_lines[j1 + k]
-                mapping[i1 + k] = (j1 + k, _indentation(theirs) - _indentation(ours))
-                if ours.strip() != theirs.strip():
-                    spelled.add(i1 + k)
-    out = list(orig_lines)
-    hunks = [op for op in SequenceMatcher(None, base_lines, new_lines, autojunk=False).get_opcodes()
-             if op[0] != "equal"]
-    for _tag, i1, i2, j1, j2 in reversed(hunks):
-        if i2 > i1:
-            targets = [mapping.get(k) for k in range(i1, i2)]
-            if None in targets or [t[0] for t in targets] != list(range(targets[0][0], targets[0][0] + i2 - i1)):
-                raise Unkept(_near(mapping, i1))
-            start, stop, delta = targets[0][0], targets[-1][0] + 1, targets[0][1]
-            if i2 - i1 == j2 - j1 and spelled.intersection(range(i1, i2)):
-                # Line for line: a line written its own way keeps its spelling around the change where it can.
-                out[start:stop] = [
-                    (_edit_within(base_lines[i1 + k], new_lines[j1 + k], orig_lines[start + k])
-                     if within and i1 + k in spelled else None) or _reindent(new_lines[j1 + k], targets[k][1])
-                    for k in range(i2 - i1)]
-                continue
-        elif i1 - 1 in mapping:
-            start = stop = mapping[i1 - 1][0] + 1
-            delta = mapping[i1 - 1][1]
-        elif i1 in mapping:
-            start = stop = mapping[i1][0]
-            delta = mapping[i1][1]
-        else:
-            raise Unkept(_near(mapping, i1))
-        out[start:stop] = [_reindent(line, delta) for line in new_lines[j1:j2]]
-    return "".join(out)
+                delta = _indentation(orig_lines[j1 + k]) - _indentation(base_lines[i1 + k])
+                mapping[i1 + k] = (j1 + k, j1 + k + 1, delta)
+        elif tag == "replace":  # a dumped line may be several of the original's, its text folded over them
+            mapping.update(_folded(squeezed[0], squeezed[1], base_lines, orig_lines, (i1, i2), (j1, j2)))
+    return mapping
 
 
-def _near(mapping: dict[int, tuple[int, int]], line: int) -> int:
-    """The original line nearest before base line `line` that is known (for a message)."""
-    known = [k for k in mapping if k <= line]
-    return mapping[max(known)][0] if known else 0
+def _folded(base: list[str], orig: list[str], base_lines: list[str], orig_lines: list[str],
+            base_range: tuple[int, int], orig_range: tuple[int, int]) -> dict[int, tuple[int, int, int]]:
+    """Base lines of `base_range` each paired with the run of original lines whose text, joined without
+    spacing, is the base line's; nothing when a base line finds no such run."""
+    found: dict[int, tuple[int, int, int]] = {}
+    j, stop = orig_range
+    for i in range(*base_range):
+        if not base[i]:  # a blank line pairs with a blank line
+            if j == stop or orig[j]:
+                return {}
+            found[i], j = (j, j + 1, 0), j + 1
+            continue
+        first, text = j, ""
+        while j < stop and len(text) < len(base[i]):
+            text += orig[j]
+            j += 1
+        if text != base[i]:
+            return {}
+        found[i] = (first, j, _indentation(orig_lines[first]) - _indentation(base_lines[i]))
+    return found if j == stop else {}
+
+
+def _new_deltas(opcodes, mapping: dict[int, tuple[int, int, int]], moved: dict[int, int], base_lines: list[str],
+                new_lines: list[str]) -> list[int]:
+    """The indentation delta each line of `new` is written with: a line the edit keeps, or changes in place,
+    its own; another line that of the nearest line above it in the same block (a sibling, else its parent),
+    so that it lines up with what is around it where the original indents a list or a mapping its own way. A
+    line the edit moves keeps its place relative to that line as the original has it (a list indented its
+    own way stays so)."""
+    deltas: list[int | None] = [None] * len(new_lines)
+    origin: dict[int, int] = {}  # new line -> the base line it is
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for k in range(j2 - j1):
+                if tag == "replace" and not _same_place(base_lines[i1 + k], new_lines[j1 + k]):
+                    continue  # another line in its place (a key renamed, a level added): placed as a new one
+                origin[j1 + k] = i1 + k
+                found = mapping.get(i1 + k)
+                deltas[j1 + k] = found[2] if found else None
+    for j, delta in enumerate(deltas):
+        if delta is not None:
+            continue
+        above = _line_above(new_lines, deltas, j)
+        below = _kept_child(new_lines, deltas, j, above)
+        if below is not None:  # a new parent of lines kept as written: as far from them as the dump has it
+            deltas[j] = deltas[below]
+            continue
+        deltas[j] = 0 if above is None else deltas[above]
+        own, theirs = mapping.get(moved.get(j, -1)), mapping.get(origin.get(above, moved.get(above, -1)))
+        if own is not None and theirs is not None:
+            deltas[j] += own[2] - theirs[2]
+        if own is not None:
+            origin[j] = moved[j]
+    return deltas
+
+
+def _line_above(lines: list[str], deltas: list[int | None], j: int) -> int | None:
+    """The nearest line above line `j` in its block: a sibling, else its parent (None: none)."""
+    column, dash = _indentation(lines[j]), _is_item(lines[j])
+    for k in range(j - 1, -1, -1):
+        text = lines[k].strip()
+        if deltas[k] is None or not text or text.startswith("#"):
+            continue
+        above = _indentation(lines[k])
+        if above < column or (above == column and (dash or not _is_item(lines[k]))):
+            return k  # its parent, or a sibling (an item's list key at its column, in the offset 0 style)
+    return None
+
+
+def _same_place(base: str, new: str) -> bool:
+    """Whether `new` is `base` changed in place: the same indentation and key (or both a list's items)."""
+    return _indentation(base) == _indentation(new) and _key(base) == _key(new)
+
+
+def _key(line: str) -> str:
+    text = line.strip()
+    key, colon, _ = text.partition(":")
+    return key + colon if colon and ("'" not in key and '"' not in key) else "-" if _is_item(line) else text
+
+
+def _kept_child(lines: list[str], deltas: list[int | None], j: int, above: int | None) -> int | None:
+    """The first line inside line `j` (the first key of its mapping, the first item of its list), when it has
+    a delta of its own and line `j` has no sibling above to line up with, and that delta puts line `j` inside
+    its parent still; else None."""
+    column, dash = _indentation(lines[j]), _is_item(lines[j])
+    if above is not None and _indentation(lines[above]) == column and _is_item(lines[above]) == dash:
+        return None  # a sibling: the line goes at its column
+    child = next((k for k in range(j + 1, len(lines)) if lines[k].strip() and not lines[k].lstrip().startswith("#")),
+                 None)
+    if child is None or deltas[child] is None or not (_indentation(lines[child]) > column or (
+            _indentation(lines[child]) == column and _is_item(lines[child]) and not dash)):
+        return None
+    if above is not None:
+        written, parent = column + deltas[child], _indentation(lines[above]) + deltas[above]
+        if written < parent or (written == parent and not (dash and not _is_item(lines[above]))):
+            return None
+    return child
+
+
+def _is_item(line: str) -> bool:
+    text = line.lstrip(" ")
+    return text.startswith("- ") or text.rstrip("\r\n") == "-"
+
+
+def _unpaired(mapping: dict[int, tuple[int, int, int]], line: int) -> int:
+    """The original line after the last one paired before base line `line` (for a message): where the lines
+    the round trip could not pair start."""
+    known = [k for k in mapping if k < line]
+    return mapping[max(known)][1] if known else 0
+
+
+def first_difference(original: str, written: str) -> int:
+    """0-based line where `written` first differs from `original`."""
+    pairs = zip_longest(original.splitlines(), written.splitlines())
+    return next((number for number, (one, two) in enumerate(pairs) if one != two), 0)
 
 
 def _edit_within(base: str, new: str, original: str) -> str | None:

@@ -1,0 +1,240 @@
+"""The round trip never writes a whole document anew: each line it writes pairs with the file's own text, so
+that what the edit does not change stays as written, or the edit is refused and the file left untouched.
+
+Each graph here spaces `metadata.name` its own way, which a document written anew by ruamel would respell
+(`name: g`): the line stays as written in every result."""
+
+from __future__ import annotations
+
+import pytest
+from edit_support import run
+
+HEAD = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name:   g   # spaced its own way
+spec:
+  services:
+"""
+HEAD_AFTER = HEAD.replace("v1alpha1", "v1beta1").replace("  services:\n", "  components:\n")
+
+# (the services of a v1alpha1 graph, the components its conversion writes), each a layout the round trip once
+# paired wrongly or not at all, and so wrote the whole document anew.
+KEPT = {
+    # `args` indented another way than the file's usual lists: the lines the conversion adds after them took
+    # their indentation and did not read back as the graph.
+    "a-list-indented-its-own-way": ("""\
+    decode:
+      envFromSecret: hf-token-secret
+      componentType: worker
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/vllm:1.0.0
+          command:
+          - python3
+          args:
+            - --model
+            - Qwen/Qwen3-0.6B
+""", """\
+  - name: decode
+    type: worker
+    podTemplate:
+      spec:
+        containers:
+        - name: main
+          image: registry.example/vllm:1.0.0
+          command:
+          - python3
+          args:
+            - --model
+            - Qwen/Qwen3-0.6B
+          envFrom:
+          - secretRef:
+              name: hf-token-secret
+"""),
+    # Every line of the services moves (the file's lists are indented), and `command` is not: it stays as the
+    # file writes it, where it was written in ruamel's way.
+    "a-moved-list-indented-its-own-way": ("""\
+    decode:
+      componentType: worker
+      envs:
+        - name: A
+          value: "1"
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/vllm:1.0.0
+          command:
+          - python3
+          args:
+            - --model
+            - Qwen/Qwen3-0.6B
+""", """\
+    - name: decode
+      type: worker
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: registry.example/vllm:1.0.0
+              command:
+              - python3
+              args:
+                - --model
+                - Qwen/Qwen3-0.6B
+              env:
+                - name: A
+                  value: "1"
+"""),
+    # A quoted string folded over two lines, which ruamel writes on one: the two lines pair with that one.
+    "a-quoted-string-over-two-lines": ("""\
+    prefill:
+      envFromSecret: hf-token-secret
+      componentType: worker
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/vllm:1.0.0
+          args:
+          - --kv-transfer-config
+          - '{"kv_connector": "NixlConnector", "engine_id":
+            "prefill-0"}'
+""", """\
+  - name: prefill
+    type: worker
+    podTemplate:
+      spec:
+        containers:
+        - name: main
+          image: registry.example/vllm:1.0.0
+          args:
+          - --kv-transfer-config
+          - '{"kv_connector": "NixlConnector", "engine_id":
+            "prefill-0"}'
+          envFrom:
+          - secretRef:
+              name: hf-token-secret
+"""),
+    # Every line of the services moves (lists indented, as the file writes them); the blank line after a
+    # block scalar, which ruamel leaves out, stays after it.
+    "a-blank-line-after-a-block-scalar-that-moves": ("""\
+    Frontend:
+      componentType: frontend
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/vllm:1.0.0
+          args:
+            - >-
+              exec python3 -m dynamo.frontend
+              --http-port 8000
+
+    Worker:
+      componentType: worker
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/vllm:1.0.0
+""", """\
+    - name: Frontend
+      type: frontend
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: registry.example/vllm:1.0.0
+              args:
+                - >-
+                  exec python3 -m dynamo.frontend
+                  --http-port 8000
+
+    - name: Worker
+      type: worker
+      podTemplate:
+        spec:
+          containers:
+            - name: main
+              image: registry.example/vllm:1.0.0
+"""),
+    # The last line has no line break: what the conversion adds after it went onto that line.
+    "no-line-break-at-the-end": ("""\
+    decode:
+      envFromSecret: hf-token-secret
+      componentType: worker
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/vllm:1.0.0
+          args:
+          - --tp
+          - "1\"""", """\
+  - name: decode
+    type: worker
+    podTemplate:
+      spec:
+        containers:
+        - name: main
+          image: registry.example/vllm:1.0.0
+          args:
+          - --tp
+          - "1"
+          envFrom:
+          - secretRef:
+              name: hf-token-secret"""),
+}
+
+
+@pytest.mark.parametrize("case", sorted(KEPT))
+def test_a_conversion_keeps_the_file_s_own_text_where_ruamel_writes_it_another_way(capsys, tmp_path, case):
+    services, components = KEPT[case]
+    path = tmp_path / "graph.yaml"
+    path.write_text(HEAD + services)
+    code, _out, err = run(capsys, "convert", "--to", "v1beta1", "--write", str(path))
+    assert code == 0, err
+    assert path.read_text() == HEAD_AFTER + components
+
+
+# A value the round trip cannot pair with its own writing of it (a double-quoted string with an escaped line
+# break), in the part the conversion moves (every line of the services is indented anew: lists are indented).
+ESCAPED_BREAK = HEAD + """\
+    Frontend:
+      componentType: frontend
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/vllm:1.0.0
+          command:
+            - python3
+          args: ["--a", "b\\
+            c"]
+"""
+
+
+@pytest.mark.parametrize("mode", ["--write", "--diff", "stdout"])
+def test_a_part_the_round_trip_cannot_pair_refuses_the_edit_and_leaves_the_file_as_it_was(capsys, tmp_path, mode):
+    path = tmp_path / "graph.yaml"
+    path.write_bytes(ESCAPED_BREAK.encode())
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", *([mode] if mode != "stdout" else []), str(path))
+    assert code == 1
+    assert path.read_bytes() == ESCAPED_BREAK.encode()
+    assert out == ""
+    line = ESCAPED_BREAK.splitlines().index('          args: ["--a", "b\\') + 1
+    assert f"{path}:{line}: error: the edit changes lines here that the round trip cannot pair with the file's own " \
+           "writing of them (a value over several lines, such as a quoted string with an escaped line break); the " \
+           "document written anew would reformat lines the edit does not change (write that value on one line); " \
+           "the file is left untouched [edit-refused]" in err
+
+
+def test_a_fix_to_a_flow_list_folded_over_two_lines_writes_that_list_on_one_and_nothing_else(capsys, tmp_path):
+    """The flag goes into a command written as a flow list over two lines: that list is written anew, on one line
+    (the change cannot be made inside the user's folding); every other line stays as it was. The whole document
+    was written anew."""
+    from refdata import ROOT
+
+    fixture = ROOT / "tests" / "rules" / "multimodal-flag-missing" / "fail" / "decode-worker-missing-v1alpha1.yaml"
+    one_line = '          command: ["python3", "-m", "dynamo.vllm"]\n          args: ["--model", "Qwen/Qwen3-VL-8B-' \
+               'Instruct", "--disaggregation-mode", "decode"]\n'
+    folded = one_line.replace('"-m", "dynamo.vllm"]', '"-m",\n                    "dynamo.vllm"]')
+    text = fixture.read_text().replace("  name: vlm-video\n", "  name:   vlm-video   # spaced its own way\n")
+    assert text.count(one_line) == 1 and "name:   vlm-video" in text
+    path = tmp_path / "graph.yaml"
+    path.write_text(text.replace(one_line, folded))
+    code, _out, err = run(capsys, "fix", str(path))
+    assert code == 0, err
+    assert path.read_text() == text.replace(one_line, one_line.replace('"dynamo.vllm"]', '"dynamo.vllm", '
+                                                                                         '"--enable-multimodal"]'))
