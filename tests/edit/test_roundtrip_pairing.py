@@ -86,6 +86,25 @@ KEPT = {
                 - name: A
                   value: "1"
 """),
+    # `mainContainer` indented deeper than the file's usual: its fields stay where they are, and the container
+    # `main` the conversion writes around them goes where they are.
+    "a-new-parent-of-lines-kept-as-written": ("""\
+    Frontend:
+      componentType: frontend
+      extraPodSpec:
+              mainContainer:
+                image: registry.example/frontend:1.0.0
+                command: ["python3", "-m", "dynamo.frontend"]
+""", """\
+  - name: Frontend
+    type: frontend
+    podTemplate:
+      spec:
+        containers:
+              - name: main
+                image: registry.example/frontend:1.0.0
+                command: ["python3", "-m", "dynamo.frontend"]
+"""),
     # A quoted string folded over two lines, which ruamel writes on one: the two lines pair with that one.
     "a-quoted-string-over-two-lines": ("""\
     prefill:
@@ -238,3 +257,33 @@ def test_a_fix_to_a_flow_list_folded_over_two_lines_writes_that_list_on_one_and_
     assert code == 0, err
     assert path.read_text() == text.replace(one_line, one_line.replace('"dynamo.vllm"]', '"dynamo.vllm", '
                                                                                          '"--enable-multimodal"]'))
+
+
+# A service indented deeper than the rest of the file: the conversion moves its failover into `experimental`,
+# written at the file's usual indentation, beside `failover:` which it keeps where it is; that would not read
+# back as the converted graph.
+DEEPER = HEAD + """\
+    VllmWorker:
+          componentType: worker
+          gpuMemoryService:
+            enabled: true
+          failover:
+            enabled: true
+            mode: intraPod
+          extraPodSpec:
+            mainContainer:
+              image: registry.example/vllm:1.0.0
+"""
+
+
+def test_lines_that_would_not_read_back_as_the_edit_refuse_it_and_leave_the_file_as_it_was(capsys, tmp_path):
+    path = tmp_path / "graph.yaml"
+    path.write_bytes(DEEPER.encode())
+    code, out, err = run(capsys, "convert", "--to", "v1beta1", "--write", str(path))
+    assert code == 1 and out == ""
+    assert path.read_bytes() == DEEPER.encode()
+    line = DEEPER.splitlines().index("          failover:") + 1
+    assert err == f"{path}:{line}: error: the edit's lines here, fitted into the file's own indentation, do not read " \
+                  "back as the edit; the document written anew would reformat lines the edit does not change (indent " \
+                  "this part as the rest of the file is); the file is left untouched [edit-refused]\n" \
+                  "dgdlint: nothing written: fix the errors above first (all files or none)\n"

@@ -22,7 +22,7 @@ from ruamel.yaml.nodes import ScalarNode
 
 from dgdlint.edit.comments import CommentTable, Indent, attach_comments, take_comments
 from dgdlint.edit.source import Chunk, EditError, comment_layout, split_chunks
-from dgdlint.edit.transplant import Unkept, first_difference, transplant
+from dgdlint.edit.transplant import Unkept, original_line, transplant
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -73,6 +73,16 @@ def plain(node):
     if isinstance(node, (int, float)):
         return node
     return str(node)
+
+
+def _error_line(text: str) -> int | None:
+    """0-based line of the YAML error that stops `text` from reading (None: it reads)."""
+    try:
+        make_yaml().load(text)
+    except YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        return mark.line if mark else 0
+    return None
 
 
 def _detect_indent(root, lines: list[str]) -> Indent:
@@ -154,7 +164,7 @@ class EditableDocument:
                             "line break); the document written anew would reformat lines the edit does not "
                             "change (write that value on one line)") from None
         if not self._same(body):  # the changed lines do not fit where they go: refused, never rewritten whole
-            raise EditError(self.file, self.chunk.start + first_difference(self.chunk.body, body) + 1,
+            raise EditError(self.file, self.chunk.start + original_line(self.chunk.body, body, _error_line(body)) + 1,
                             "the edit's lines here, fitted into the file's own indentation, do not read back as "
                             "the edit; the document written anew would reformat lines the edit does not change "
                             "(indent this part as the rest of the file is)")

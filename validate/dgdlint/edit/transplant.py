@@ -227,10 +227,18 @@ def _unpaired(mapping: dict[int, tuple[int, int, int]], line: int) -> int:
     return mapping[max(known)][1] if known else 0
 
 
-def first_difference(original: str, written: str) -> int:
-    """0-based line where `written` first differs from `original`."""
-    pairs = zip_longest(original.splitlines(), written.splitlines())
-    return next((number for number, (one, two) in enumerate(pairs) if one != two), 0)
+def original_line(original: str, written: str, at: int | None = None) -> int:
+    """0-based line of `original` where written line `at` is, or the nearest kept line above it; with no `at`,
+    the first line `written` changes."""
+    orig_lines, lines = original.splitlines(), written.splitlines()
+    if at is None:
+        pairs = zip_longest(orig_lines, lines)
+        return next((number for number, (one, two) in enumerate(pairs) if one != two), 0)
+    found = 0
+    for i1, j1, size in SequenceMatcher(None, orig_lines, lines, autojunk=False).get_matching_blocks():
+        if j1 <= at:
+            found = i1 + min(at - j1, size - 1) if size else found
+    return found
 
 
 def _edit_within(base: str, new: str, original: str) -> str | None:
