@@ -1,7 +1,8 @@
 """The fix of each fixable rule: what the one right answer is, read from the model with the same domain
-knowledge the rule uses (the model, streaming and video fixes here; the hygiene and storage ones in
-fixers_hygiene.py), and the registry of them all. A finding with more than one possible answer (two
-endpoints, two Secrets) yields an Ambiguous plan, which `fix` reports and leaves."""
+knowledge the rule uses (the streaming and video fixes here; the model ones in fixers_model.py, the hygiene
+and storage ones in fixers_hygiene.py, the admission ones in fixers_admission.py), and the registry of them
+all. A finding with more than one possible answer (two endpoints, two Secrets) yields an Ambiguous plan,
+which `fix` reports and leaves."""
 
 from __future__ import annotations
 
@@ -9,16 +10,7 @@ import json
 import re
 from collections.abc import Callable
 
-from dgdlint.cosmos import (
-    env_text,
-    is_cosmos_container,
-    is_cosmos_graph,
-    is_streaming,
-    nim_workers,
-    support_matrix,
-    timeout_seconds,
-)
-from dgdlint.edit.fix import AddFlag, Ambiguous, SetEnv
+from dgdlint.cosmos import env_text, is_cosmos_graph, is_streaming, nim_workers, timeout_seconds
 from dgdlint.edit.fixers_admission import (
     fix_conversion_records,
     fix_failover_discovery,
@@ -33,6 +25,8 @@ from dgdlint.edit.fixers_hygiene import (
     fix_ngc_api_key,
     fix_pull_secret,
 )
+from dgdlint.edit.fixers_model import fix_download_model, fix_edge_dflash
+from dgdlint.edit.plans import AddFlag, Ambiguous, SetEnv
 from dgdlint.model import Model
 
 ENDPOINT = "NIM_DYNAMO_STREAMING_ENDPOINT"
@@ -42,30 +36,6 @@ DRIVER_CAPABILITIES = "NVIDIA_DRIVER_CAPABILITIES"
 
 def _streaming_graphs(model: Model):
     return [g for g in model.graphs if is_cosmos_graph(g) and is_streaming(g)]
-
-
-def fix_edge_dflash(model: Model):
-    rule = "edge-dflash-enabled"
-    owners = []
-    for graph in model.graphs:
-        if is_cosmos_graph(graph):
-            owners += [(w.label, w.obj, w.main) for w in nim_workers(graph) if is_cosmos_container(w.main)]
-    for job in model.jobs():
-        owners += [(job.label, job.obj, c) for c in job.all_containers if is_cosmos_container(c)
-                   and (c.env_var("NIM_MODEL_VARIANT") or c.env_var("NIM_PRECISION"))]
-    for label, obj, container in owners:
-        yield from _dflash_off(rule, label, obj, container, env_text(container, "NIM_MODEL_VARIANT"))
-
-
-def _dflash_off(rule: str, label: str, obj, container, variant: str | None, reported_on: tuple = ()):
-    """DFlash off in a container of a variant that ships no DFlash draft (Edge)."""
-    matrix = support_matrix()
-    if not variant or variant not in matrix.variants or matrix.has_dflash(variant):
-        return
-    for name, wanted in (("NIM_USE_DFLASH", "0"), ("NIM_STREAMING_SPEC_METHOD", "none")):
-        if env_text(container, name) != wanted:
-            yield SetEnv(rule, obj, container, name, wanted,
-                         f"{label}: {name}={wanted} (variant {variant} has no DFlash draft)", reported_on)
 
 
 def fix_streaming_worker_env(model: Model):
@@ -219,57 +189,6 @@ def fix_driver_capabilities(model: Model):
                     said = f"video added to {DRIVER_CAPABILITIES_ENV} (its value looks like a credential: not shown)"
                 yield SetEnv(rule, graph.obj, worker.main, DRIVER_CAPABILITIES_ENV, value,
                              f"{worker.label}: {said} (NVDEC decodes its video)")
-
-
-def _gpus(containers) -> int:
-    return max((found[1] for c in containers if (found := c.gpu_request())), default=0)
-
-
-def fix_download_model(model: Model):
-    """The download Job takes the model its graphs' workers run: for each model field, the one value they
-    all agree on. Workers (or graphs sharing a Job) that disagree, a Job whose field comes from valueFrom,
-    and a tags selector for another GPU count than the Job's leave the field to a person."""
-    from dgdlint.cosmos import download_jobs, same_model_value
-    from dgdlint.rules.model_selection import MODEL_ENV
-
-    rule = "download-job-model-mismatch"
-    slots: dict[tuple, dict] = {}  # (id of the Job's container, name) -> what the workers run
-    for graph in model.graphs:
-        if not is_cosmos_graph(graph):
-            continue
-        for job, container in download_jobs(model, graph):
-            for name in MODEL_ENV:
-                for worker in nim_workers(graph):
-                    value = env_text(worker.main, name)
-                    if value is not None:
-                        slot = slots.setdefault((id(container), name), {"job": job, "container": container,
-                                                                        "values": {}, "graphs": {}, "gpus": set()})
-                        slot["values"].setdefault(value, None)
-                        slot["graphs"].setdefault(id(graph.obj), graph.obj)
-                        slot["gpus"].add(_gpus([worker.main]))
-    for (_container, name), slot in slots.items():
-        job, container, values = slot["job"], slot["container"], list(slot["values"])
-        graphs = tuple(slot["graphs"].values())
-        entry, value = container.env_var(name), values[0]
-        if any(not same_model_value(name, value, other) for other in values[1:]):
-            problem = f"the workers it downloads for run {name} as {' and '.join(sorted(map(repr, values)))}; " \
-                      "one Job downloads one model, so which is yours to choose (or a Job for each)"
-        elif same_model_value(name, value, env_text(container, name)):
-            continue
-        elif entry is not None and not entry.is_literal:
-            problem = f"its {name} comes from valueFrom; set it to the workers' {value!r} by hand"
-        elif name == "NIM_TAGS_SELECTOR" and slot["gpus"] != {_gpus(job.all_containers)}:
-            problem = f"it asks for {_gpus(job.all_containers)} GPUs and the workers for " \
-                      f"{' or '.join(map(str, sorted(slot['gpus'])))}: give it the workers' GPUs first " \
-                      "(download-job-gpu-selectors), then their tags selector"
-        else:
-            whose = " and ".join(graph.label for graph in graphs)
-            yield SetEnv(rule, job.obj, container, name, value, f"{job.label}: {name}={value}, as the workers of "
-                         f"{whose} run", graphs)
-            if name == "NIM_MODEL_VARIANT":  # and what the variant needs, or the next check finds it missing
-                yield from _dflash_off(rule, job.label, job.obj, container, value, graphs)
-            continue
-        yield Ambiguous(rule, job.obj, container.env_path(name), f"{job.label}: {problem}", graphs)
 
 
 # rule name -> fixer; a rule is fixable exactly when it is here.

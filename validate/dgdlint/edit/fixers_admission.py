@@ -6,7 +6,7 @@ registry."""
 from __future__ import annotations
 
 from dgdlint.defaulting import ENABLE_GROVE
-from dgdlint.edit.fix import Ambiguous, DeleteKeys, QuoteScalar, SetField
+from dgdlint.edit.plans import Ambiguous, DeleteKeys, QuoteScalar, SetField
 from dgdlint.load.resolve import BOOL, resolve_plain
 from dgdlint.model import Model, as_map
 from dgdlint.rules.hygiene import DISABLE_DISCOVERY

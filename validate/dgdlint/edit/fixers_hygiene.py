@@ -9,7 +9,7 @@ import json
 from fnmatch import fnmatchcase
 from urllib.parse import urlsplit
 
-from dgdlint.edit.fix import Ambiguous, DeleteItems, DeleteKeys, FromSecret, SetField
+from dgdlint.edit.plans import Ambiguous, DeleteItems, DeleteKeys, FromSecret, SetField
 from dgdlint.model import Model, as_map, as_str
 from dgdlint.model.objects import is_gpu_resource, parse_count
 from dgdlint.rules.claim_binding import claims_left_to_the_default_class, volume_class
