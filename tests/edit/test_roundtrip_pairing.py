@@ -105,6 +105,63 @@ KEPT = {
                 image: registry.example/frontend:1.0.0
                 command: ["python3", "-m", "dynamo.frontend"]
 """),
+    # A service indented deeper than the rest of the file: its lines move with the conversion's new levels,
+    # each as far from its parent as the file has it.
+    "a-service-indented-deeper": ("""\
+        worker:
+          componentType: worker
+          extraPodSpec:
+            volumes:
+                  - name: cache
+                    emptyDir: {}
+            mainContainer:
+              image: registry.example/vllm:1.0.0
+              volumeMounts:
+              - name: cache
+                mountPath: /cache
+""", """\
+        - name: worker
+          type: worker
+          podTemplate:
+            spec:
+              volumes:
+                    - name: cache
+                      emptyDir: {}
+              containers:
+                    - name: main
+                      image: registry.example/vllm:1.0.0
+                      volumeMounts:
+                      - name: cache
+                        mountPath: /cache
+"""),
+    # The pod's metadata indented deeper than the rest: the pod spec the conversion writes beside it lines up
+    # with it, and the container's fields, which the conversion keeps, move with their new parents (their own
+    # text, each as far from its parent as the file has it). They were refused.
+    "kept-lines-move-with-their-new-parents": ("""\
+    VllmWorker:
+      componentType: worker
+      extraPodMetadata:
+          labels:
+            gpu-pool: h100
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/vllm:1.0.0
+          args:
+          - --model
+""", """\
+  - name: VllmWorker
+    type: worker
+    podTemplate:
+        metadata:
+          labels:
+            gpu-pool: h100
+        spec:
+          containers:
+          - name: main
+            image: registry.example/vllm:1.0.0
+            args:
+            - --model
+"""),
     # A quoted string folded over two lines, which ruamel writes on one: the two lines pair with that one.
     "a-quoted-string-over-two-lines": ("""\
     prefill:
@@ -259,20 +316,25 @@ def test_a_fix_to_a_flow_list_folded_over_two_lines_writes_that_list_on_one_and_
                                                                                          '"--enable-multimodal"]'))
 
 
-# A service indented deeper than the rest of the file: the conversion moves its failover into `experimental`,
-# written at the file's usual indentation, beside `failover:` which it keeps where it is; that would not read
-# back as the converted graph.
-DEEPER = HEAD + """\
-    VllmWorker:
+# A service indented deeper than the rest of the file, whose compilation cache the conversion moves out of its
+# mounts: the container's own mount of the claim, written as the file writes it, pairs with the service's
+# mount of the same name, and the container's lines would not read back as the converted graph.
+DEEPER = HEAD.replace("  services:\n", "  pvcs:\n    - {name: cache, create: false}\n  services:\n") + """\
+        worker:
           componentType: worker
-          gpuMemoryService:
-            enabled: true
-          failover:
-            enabled: true
-            mode: intraPod
+          volumeMounts:
+            - name: cache
+              useAsCompilationCache: true
           extraPodSpec:
+            volumes:
+                  - name: cache
+                    persistentVolumeClaim:
+                      claimName: cache
             mainContainer:
               image: registry.example/vllm:1.0.0
+              volumeMounts:
+              - name: cache
+                mountPath: /root/.cache/vllm
 """
 
 
@@ -282,8 +344,8 @@ def test_lines_that_would_not_read_back_as_the_edit_refuse_it_and_leave_the_file
     code, out, err = run(capsys, "convert", "--to", "v1beta1", "--write", str(path))
     assert code == 1 and out == ""
     assert path.read_bytes() == DEEPER.encode()
-    line = DEEPER.splitlines().index("          failover:") + 1
-    assert err == f"{path}:{line}: error: the edit's lines here, fitted into the file's own indentation, do not read " \
-                  "back as the edit; the document written anew would reformat lines the edit does not change (indent " \
-                  "this part as the rest of the file is); the file is left untouched [edit-refused]\n" \
-                  "dgdlint: nothing written: fix the errors above first (all files or none)\n"
+    line = DEEPER.splitlines().index("              - name: cache") + 1
+    assert err.endswith(f"{path}:{line}: error: the edit's lines here, fitted into the file's own indentation, do "
+                        "not read back as the edit; the document written anew would reformat lines the edit does not "
+                        "change (indent this part as the rest of the file is); the file is left untouched "
+                        "[edit-refused]\ndgdlint: nothing written: fix the errors above first (all files or none)\n")

@@ -45,10 +45,19 @@ def transplant(original: str, base: str, new: str, within: bool = True) -> str:
     out = list(orig_lines)
     opcodes = SequenceMatcher(None, base_lines, new_lines, autojunk=False).get_opcodes()
     moved = _moved(base_lines, new_lines)
-    deltas = _new_deltas(opcodes, mapping, moved, base_lines, new_lines)
+    deltas, own = _new_deltas(opcodes, mapping, moved, base_lines, new_lines)
     blanks = _blanks(opcodes, mapping, moved, orig_lines)
-    for tag, i1, i2, j1, j2 in reversed(opcodes):
+    for tag, i1, i2, j1, j2 in reversed(_with_shifts(opcodes, deltas, own)):
         if tag == "equal":
+            continue
+        if tag == "shift":  # kept lines whose parent moved: the original's text, moved with it
+            targets = [mapping.get(k) for k in range(i1, i2)]
+            if None in targets:
+                raise Unkept(_unpaired(mapping, i1 + targets.index(None)))
+            start, stop = targets[0][0], targets[-1][1]
+            shift = {line: deltas[j1 + k] - own[j1 + k] for k, target in enumerate(targets)
+                     for line in range(target[0], target[1])}
+            out[start:stop] = [_reindent(orig_lines[n], shift.get(n, 0)) for n in range(start, stop)]
             continue
         written = [_reindent(new_lines[j], deltas[j]) for j in range(j1, j2)]
         for j in range(j2 - 1, j1 - 1, -1):
@@ -64,8 +73,9 @@ def transplant(original: str, base: str, new: str, within: bool = True) -> str:
             start, stop = targets[0][0], targets[-1][1]
             if i2 - i1 == j2 - j1:  # line for line: a line written its own way keeps its spelling where it can
                 for k in spelled.intersection(range(i1, i2)) if within else ():
-                    written[k - i1] = _edit_within(base_lines[k], new_lines[j1 + k - i1],
-                                                   orig_lines[targets[k - i1][0]]) or written[k - i1]
+                    j = j1 + k - i1
+                    kept = _edit_within(base_lines[k], new_lines[j], orig_lines[targets[k - i1][0]])
+                    written[k - i1] = _reindent(kept, deltas[j] - own.get(j, deltas[j])) if kept else written[k - i1]
         elif i1 - 1 in mapping:
             start = stop = mapping[i1 - 1][1]
         elif i1 in mapping:
@@ -75,6 +85,25 @@ def transplant(original: str, base: str, new: str, within: bool = True) -> str:
         out[start:stop] = written
     text = "".join(out)
     return text[:-1] if unended and text.endswith("\n") else text
+
+
+def _with_shifts(opcodes, deltas: list[int], own: dict[int, int]) -> list[tuple]:
+    """The opcodes with each run of kept lines that must move (`_fit`) as a "shift" of its own."""
+    out = []
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag != "equal":
+            out.append((tag, i1, i2, j1, j2))
+            continue
+        start = 0
+        for k in range(i2 - i1 + 1):
+            if k < i2 - i1 and (deltas[j1 + k] != own.get(j1 + k, deltas[j1 + k])) == \
+                    (deltas[j1 + start] != own.get(j1 + start, deltas[j1 + start])):
+                continue
+            if k > start:
+                moves = deltas[j1 + start] != own.get(j1 + start, deltas[j1 + start])
+                out.append(("shift" if moves else "equal", i1 + start, i1 + k, j1 + start, j1 + k))
+            start = k
+    return out
 
 
 def _moved(base_lines: list[str], new_lines: list[str]) -> dict[int, int]:
@@ -139,7 +168,7 @@ def _folded(base: list[str], orig: list[str], base_lines: list[str], orig_lines:
 
 
 def _new_deltas(opcodes, mapping: dict[int, tuple[int, int, int]], moved: dict[int, int], base_lines: list[str],
-                new_lines: list[str]) -> list[int]:
+                new_lines: list[str]) -> tuple[list[int], dict[int, int]]:
     """The indentation delta each line of `new` is written with: a line the edit keeps, or changes in place,
     its own; another line that of the nearest line above it in the same block (a sibling, else its parent),
     so that it lines up with what is around it where the original indents a list or a mapping its own way. A
@@ -169,7 +198,29 @@ def _new_deltas(opcodes, mapping: dict[int, tuple[int, int, int]], moved: dict[i
             deltas[j] += own[2] - theirs[2]
         if own is not None:
             origin[j] = moved[j]
-    return deltas
+    _fit(new_lines, deltas)
+    return deltas, {j: mapping[i][2] for j, i in origin.items() if i in mapping}
+
+
+def _fit(lines: list[str], deltas: list[int]) -> None:
+    """Move a line that, as placed, would not sit inside its parent or in line with its sibling above (a kept
+    line whose parent the edit writes anew elsewhere): to its sibling's column, else as far from its parent as
+    the dump has it. From the top down, so that what a moved line holds follows it."""
+    for j, line in enumerate(lines):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        column, dash = _indentation(line), _is_item(line)
+        for k in range(j - 1, -1, -1):
+            text, above = lines[k].strip(), _indentation(lines[k])
+            if not text or text.startswith("#") or above > column or (above == column and dash != _is_item(
+                    lines[k]) and not dash):
+                continue
+            here, there = column + deltas[j], above + deltas[k]
+            if above == column and dash == _is_item(lines[k]):  # a sibling: in line with it
+                deltas[j] = deltas[k] if here != there else deltas[j]
+            elif here < there or (here == there and not (dash and not _is_item(lines[k]))):
+                deltas[j] = deltas[k]  # not inside its parent: as the dump places it under that parent
+            break
 
 
 def _line_above(lines: list[str], deltas: list[int | None], j: int) -> int | None:
