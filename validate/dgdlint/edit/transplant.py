@@ -1,6 +1,7 @@
 """The text side of writing an edit back: the lines that changed between two dumps of a document (before and
 after the edit) put in place of the matching lines of the original, re-indented to the original's own
-indentation, and no other line touched."""
+indentation. No other line is touched, but for lines kept as written whose parent the edit moves: they move
+with it, their own text re-indented."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ def _reindent(line: str, delta: int) -> str:
 
 
 class Unkept(Exception):
-    """An edit changes a line that the round trip writes differently from the original (`{a: 1,   b: 2}`, a
-    flow list over several lines): applying it there would rewrite what the edit does not touch."""
+    """An edit changes lines that pair with no line of the original (a double-quoted string with an escaped line
+    break, which the dump writes on one line): applying it there would rewrite what the edit does not touch."""
 
     def __init__(self, line: int):
         super().__init__(line)
@@ -35,7 +36,7 @@ def transplant(original: str, base: str, new: str, within: bool = True) -> str:
     made inside its own text, character by character, where both spellings agree around it (else the line is
     written anew). A line the dump writes as one and the original over several (a long quoted string folded)
     pairs with all of them. Unkept names a changed line that matches no line of the original: the edit cannot
-    be made without rewriting others."""
+    be made without rewriting others. The caller checks that the result reads back as the edit."""
     unended = bool(original) and not original.endswith("\n")  # a last line without a break stays so
     original += "\n" if unended else ""
     orig_lines, base_lines, new_lines = (text.splitlines(keepends=True) for text in (original, base, new))
