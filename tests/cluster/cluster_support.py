@@ -12,13 +12,16 @@ CLUSTER = [pytest.mark.cluster, pytest.mark.xdist_group("cluster")]
 def operator_pod(graph: dict) -> dict:
     """The Pod the Dynamo operator makes of a DGD's first component, as far as the API server's pod validation
     reads it: its pod template's spec (v1beta1), or a v1alpha1 service's extraPodSpec with its mainContainer
-    as `main`, which takes the service's own probes, envs and envFromSecret and an image; with the labels the
-    operator stamps, and the grace period its component defaults give a pod spec that sets none."""
+    as `main` before its other containers (one named main gives way), which takes the service's own probes,
+    envs and envFromSecret and an image; with the labels the operator stamps, the grace period its component
+    defaults give a pod spec that sets none, and the compilation cache its pod builder mounts on `main`
+    (_with_compilation_cache)."""
     if "components" in graph["spec"]:
         component = graph["spec"]["components"][0]
         name, kind = component["name"], component.get("type", "")
-        spec = component["podTemplate"]["spec"]
+        spec = dict(component["podTemplate"]["spec"])
         written = component["podTemplate"].get("metadata") or {}
+        cache = component.get("compilationCache")
     else:
         name, service = next(iter(graph["spec"]["services"].items()))
         kind = service.get("componentType", "")
@@ -31,7 +34,11 @@ def operator_pod(graph: dict) -> dict:
             main["env"] = [*service["envs"], *main.get("env", [])]
         if service.get("envFromSecret"):
             main["envFrom"] = [*main.get("envFrom", []), {"secretRef": {"name": service["envFromSecret"]}}]
-        spec["containers"] = [main]
+        spec["containers"] = [main, *(c for c in spec.get("containers") or [] if c.get("name") != "main")]
+        flagged = [m for m in service.get("volumeMounts") or [] if m.get("useAsCompilationCache") is True]
+        cache = {"pvcName": flagged[0]["name"], "mountPath": flagged[0].get("mountPoint")} if flagged else None
+    if cache:
+        spec = _with_compilation_cache(spec, cache, graph["spec"].get("backendFramework"))
     # the operator's base pod spec (its component defaults) sets a grace period the written spec may replace
     spec = {**spec, "terminationGracePeriodSeconds": spec.get("terminationGracePeriodSeconds",
                                                                130 if kind == "epp" else 60)}
@@ -42,3 +49,27 @@ def operator_pod(graph: dict) -> dict:
     if written.get("annotations"):
         metadata["annotations"] = written["annotations"]
     return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
+
+
+def _with_compilation_cache(spec: dict, cache: dict, backend: str | None) -> dict:
+    """graph.go applyCompilationCache and applyCompilationCacheVolume, as the server gets their result: the
+    main container's mounts of the cache's claim without a path take the cache's mountPath (else vLLM's
+    default, /root/.cache/vllm), a mount there is added when none is, and a claim volume of the cache's name
+    when the pod has none. Only a cache the operator can mount (a named claim with a path) is applied."""
+    claim = cache.get("pvcName")
+    path = cache.get("mountPath") or {"vllm": "/root/.cache/vllm"}.get(backend or "")
+    if not claim or not path:
+        return spec
+    containers = [dict(c) for c in spec.get("containers") or []]
+    for container in containers:
+        if container.get("name") != "main":
+            continue
+        mounts = [dict(m, mountPath=path) if m.get("name") == claim and not m.get("mountPath") else m
+                  for m in container.get("volumeMounts") or []]
+        at_path = [i for i, m in enumerate(mounts) if m.get("mountPath") == path]  # the first of them is kept
+        container["volumeMounts"] = [m for i, m in enumerate(mounts) if i not in at_path[1:]] if at_path else \
+            [*mounts, {"name": claim, "mountPath": path}]
+    volumes = list(spec.get("volumes") or [])
+    if not any(v.get("name") == claim for v in volumes):
+        volumes.append({"name": claim, "persistentVolumeClaim": {"claimName": claim}})
+    return {**spec, "containers": containers, "volumes": volumes}

@@ -806,6 +806,11 @@ MUTANTS = [
      "compilation-cache-invalid"),  # a read-only cache mount let through
     ("rules/compilation_cache.py", 'elif source.get("readOnly") is True:', 'elif "readOnly" in source:',
      "compilation-cache-invalid"),  # readOnly: false read as read-only
+    ("rules/volumes.py", "if mount_path is not None and not mount_path and not (filled and volume == filled):",
+     "if mount_path is not None and not mount_path:",
+     "pod-spec-invalid"),  # main's mount of the cache claim refused for the empty path the operator fills in
+    ("rules/volumes.py", "if container is not component.main or cache is None",
+     "if cache is None", "pod-spec-invalid"),  # a sidecar's mount of the cache claim taken for main's
     ("rules/compilation_cache.py", 'elif as_str(source.get("claimName")) != claim:', "elif False:",
      "compilation-cache-invalid"),  # a volume of another claim let through
 ]

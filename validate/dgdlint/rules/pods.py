@@ -5,7 +5,8 @@ and lifecycle hooks (probes.py), the pod's own settings and a container's polici
 restart policy a Job (OnFailure or Never) or a Deployment-like controller (Always) takes. A
 DynamoGraphDeployment's pods are the operator's making (it adds volumes, ports and the image): in its pod
 templates only what the operator leaves as written is read (container names, ports, env names, the volumes
-written and mount paths, probes and hooks, a v1alpha1 service's own probes, pod settings and policies)."""
+written and mount paths but the compilation cache's it fills in, probes and hooks, a v1alpha1 service's
+own probes, pod settings and policies)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from dgdlint.rules.syntax import (
     negative_count_problems,
     port_name_problem,
 )
-from dgdlint.rules.volumes import mount_problems, volume_problems
+from dgdlint.rules.volumes import filled_claim, mount_problems, volume_problems
 from dgdlint.rules.windows import windows_pod_problems
 
 _JOB_RESTART = ("OnFailure", "Never")
@@ -66,10 +67,12 @@ def operator_grace_period(component_type: str) -> int:
 
 
 def _container_problems(container, workload: Workload | None, pod_spec: dict | None = None,
-                        set_elsewhere: tuple[str, ...] = (), resize: bool = True, grace_default: int | None = None):
+                        set_elsewhere: tuple[str, ...] = (), resize: bool = True, grace_default: int | None = None,
+                        filled: str | None = None):
     """What the pod validation refuses in one container; for a DGD's (`workload` None) only what the operator
-    leaves as written: the name, the ports and the env names (it adds volumes, ports and the image), and its
-    hooks against the grace period the operator gives a pod whose spec sets none (`grace_default`)."""
+    leaves as written: the name, the ports and the env names (it adds volumes, ports and the image), its
+    hooks against the grace period the operator gives a pod whose spec sets none (`grace_default`), and
+    its mounts but those of volume `filled` without a path (the operator gives them one)."""
     raw = container.raw
     name = as_str(raw.get("name"))
     if name:
@@ -92,7 +95,7 @@ def _container_problems(container, workload: Workload | None, pod_spec: dict | N
         if env_name and env_name_problem(env_name):
             yield container.path + ("env", index, "name"), f"env name {env_name!r} {env_name_problem(env_name)}"
     yield from mount_problems(raw, container.path, workload.pod.mountable() if workload is not None else None,
-                              as_map(pod_spec).get("volumes"))
+                              as_map(pod_spec).get("volumes"), filled)
     restart = as_str(as_map(pod_spec).get("restartPolicy"))
     yield from container_field_problems(raw, container.path, restart, "initContainers" in container.path, resize)
 
@@ -154,6 +157,7 @@ def _operator_names(graph, component) -> list:
         name = OPERATOR_MAIN if main and graph.shape == "services" else as_str(container.raw.get("name"))
         named.append((name or (OPERATOR_MAIN if main else ""), container))
     return named
+
 
 
 @rule(
@@ -228,7 +232,8 @@ def _operator_names(graph, component) -> list:
     activeDeadlineSeconds. A pod's overhead is read as a container's limits are. None of this is in the JSON
     schemas. A
     DynamoGraphDeployment is accepted with such a container name, port, env name, probe, volume or pod
-    setting, and its pods are refused when the operator creates them.""",
+    setting, and its pods are refused when the operator creates them; a main container's mount of the
+    compilation cache's claim without a mountPath is not, the operator gives it the cache's path.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
                 "Job restartPolicy: Never (or OnFailure).",
     reads=("Job", "CronJob", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
@@ -280,8 +285,9 @@ def pod_spec_invalid(model: Model):
                 yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for container in component.all_containers:
                 replaced = own if container is component.main else ()
-                for path, problem in _container_problems(container, None, component.pod.spec, replaced,
-                                                         resize, operator_grace_period(component.type)):
+                for path, problem in _container_problems(container, None, component.pod.spec, replaced, resize,
+                                                         operator_grace_period(component.type),
+                                                         filled_claim(component, container)):
                     yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for kind in own:
                 for path, problem in probe_problems(kind, service[kind], component.path + (kind,)):

@@ -110,10 +110,23 @@ def volume_problems(pod: PodSettings, attributes_class: bool = True, certificate
                                         certificates, name)
 
 
-def mount_problems(raw: dict, path: tuple, volumes: dict | None, written: list | None = None):
+def filled_claim(component, container) -> str | None:
+    """The cache's claim when `container` is the one the pod builder merges into its main container (named
+    `main`; a v1alpha1 mainContainer whatever its name): applyCompilationCache gives that container's mounts
+    of the claim without a path the cache's, or, with no path and no default for the backend, builds no pod
+    (compilation-cache-invalid's to report). None for any other container, or a component without a named cache."""
+    cache = component.compilation_cache()
+    if container is not component.main or cache is None or not cache[0]:
+        return None
+    return cache[0] if component.graph.shape == "services" or container.raw.get("name") == "main" else None
+
+
+def mount_problems(raw: dict, path: tuple, volumes: dict | None, written: list | None = None,
+                   filled: str | None = None):
     """(path, problem) for a container's volume mounts and raw block devices; `volumes` the pod's (None when
     the operator adds its own, so a mount's volume cannot be known: then `written`, the pod spec's volumes as
-    written, are the ones a device's is looked up in)."""
+    written, are the ones a device's is looked up in); `filled` a volume whose mounts without a path the
+    operator gives one (a DGD main container's mounts of the compilation cache's claim)."""
     yield from _device_problems(raw, path, volumes, as_list(written))
     for index, mount in enumerate(as_list(raw.get("volumeMounts"))):  # a repeated path: the list keys' check
         mount, where = as_map(mount), path + ("volumeMounts", index)
@@ -122,7 +135,7 @@ def mount_problems(raw: dict, path: tuple, volumes: dict | None, written: list |
             yield where + ("name",), "has a volume mount with an empty volume name"
         elif volumes is not None and volume and volume not in volumes:
             yield where + ("name",), f"mounts volume {volume!r}, which the pod does not have"
-        if mount_path is not None and not mount_path:
+        if mount_path is not None and not mount_path and not (filled and volume == filled):
             yield where + ("mountPath",), "has an empty mountPath"
         sub_path, expression = as_str(mount.get("subPath")) or "", as_str(mount.get("subPathExpr")) or ""
         for name, text in (("subPath", sub_path), ("subPathExpr", expression)):
