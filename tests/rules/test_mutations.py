@@ -764,6 +764,23 @@ MUTANTS = [
      "diff-sessions-lost"),  # sharedMemory.disabled read as its size, not as the 0 it converts to
     ("diff/pods.py", "if isinstance(sidecar, dict) and not any(", "if False and not any(",
      "diff-sessions-lost"),  # a v1alpha1 frontendSidecar not taken for the container it becomes
+    ("diff/converted.py", "out[key] = merged(out[key], value)", "out[key] = value",
+     "diff-sessions-lost"),  # mainContainer's probe taken whole, not merged field by field over the service's
+    ("diff/converted.py", "if secret and go_zero(raw.get(\"envFrom\")):", "if False:",
+     "diff-sessions-lost"),  # a v1alpha1 envFromSecret not taken for the envFrom it becomes
+    ("diff/converted.py", "fields = mount_fields(as_map(saved[index]))", "fields = {}",
+     "diff-sessions-lost"),  # the record's mount fields not restored on a service's volumeMount
+    ("diff/converted.py", "raw[kind] = merged(raw.get(kind), saved.raw[kind])", "pass",
+     "diff-sessions-lost"),  # the record's sidecar-frontend lends no probe
+    ("diff/converted.py", "    if not secret:\n        return container\n", "    return container\n",
+     "diff-sessions-lost"),  # a frontendSidecar's envFromSecret dropped
+    ("diff/views.py", "for key, value in as_map(metadata.get(table)).items():",
+     "for key, value in as_map(metadata.get(table)).items() if False else ():",
+     "diff-sessions-lost"),  # the pod template's labels and annotations not compared
+    ("diff/views.py", "view[prefix + key] = (canonical_json(zeroless(container.raw[key]))",
+     "view[prefix + key + \"\"] = (canonical_json(None)", "diff-sessions-lost"),  # envFrom and probes not compared
+    ("diff/views.py", "(canonical_json(mount.fields),", "(canonical_json(None),",
+     "diff-sessions-lost"),  # a mount's readOnly, subPath ... not compared
     ("cosmos.py", '(main.env_value("NIM_ENABLE_STREAMING") or "").strip().lower() in ("1", "true")',
      '(main.env_value("NIM_ENABLE_STREAMING") or "").strip() in ("1", "true")',
      "diff-sessions-lost"),  # TRUE no longer switches streaming on

@@ -14,25 +14,27 @@ operator commit 2a6da14), with the v1beta1 fields its `nvidia.com/dgd-spec` reco
   record annotation's: that is where the user's file holds them);
 - `sharedMemory` as `sharedMemorySize`: `disabled: true` is 0, a zero size is none (ConvertFromSharedMemorySpec).
 
-On both versions the compilation cache is mounted on `main` as the operator renders the pod (graph.go
-applyCompilationCache): at its mountPath, else vLLM's default, a mount of the cache's claim without a
-path taking that path. A pod with no `main` and one container has that one as main, as the model reads a
-v1beta1 pod. Not modelled (no change claimed from them): envFrom, probes, pod template metadata, the
-record's flat volume-mount fields (subPath, readOnly) and container order."""
+- the main container's envFrom and probes, a generated sidecar's envFrom and what the record lends it, and
+  the fields the record restores on the mounts made of the service's volumeMounts (diff.converted).
+
+On both versions the compilation cache (the model's reading, Component.compilation_cache) is mounted on
+`main` as the operator renders the pod (graph.go applyCompilationCache): at its mountPath, else the
+default of the backend framework the pod builder gets (rules.compilation_cache.pod_framework), a mount of
+the cache's claim without a path taking that path; a cache with neither builds no pod, and nothing is
+compared of it. A pod with no `main` and one container has that one as main, as the model reads a v1beta1
+pod. Not modelled (no change claimed from it): container order."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from dgdlint.diff.converted import converted_main, lend_probes_and_env_from, restore_flat_mount_fields, sidecar_env_from
 from dgdlint.hub_containers import MAIN, name_only
 from dgdlint.hub_restore import HubRestore, RestoredComponentView
 from dgdlint.model import Component, Container, Mount, PodSettings, as_list, as_map, as_str, container_of
 from dgdlint.quantity import parse_quantity
+from dgdlint.rules.compilation_cache import DEFAULT_MOUNT_POINTS, pod_framework
 from dgdlint.webhook_model import FRONTEND_SIDECAR_CONTAINER, ComponentView, GraphView
-
-# The operator's default compilation cache mount by backend framework (consts DefaultVLLMCacheMountPoint);
-# the other backends have none.
-_CACHE_MOUNT_POINTS = {"vllm": "/root/.cache/vllm"}
 
 
 @dataclass
@@ -44,7 +46,8 @@ class Pod:
     shared_memory: tuple[str | None, tuple]
     settings: PodSettings
     count: int  # pods: replicas times the node count, as the operator reads them (multinode: {} is 2 nodes)
-    # container name -> field -> where the user's file writes it, where that is not under the container's path
+    # container name (`main` for the main container) -> field -> where the user's file writes it, where that
+    # is not under the container's path (a mount's fields: `mount <path>`)
     field_paths: dict[str, dict[str, tuple]] = field(default_factory=dict)
 
 
@@ -55,10 +58,10 @@ def components_of(view: GraphView) -> dict[str, ComponentView]:
 
 def pods_of(view: GraphView) -> dict[str, Pod]:
     """Component name -> its pod as the operator builds it."""
-    return {name: pod_of(component, view.graph.backend_framework) for name, component in components_of(view).items()}
+    return {name: pod_of(component) for name, component in components_of(view).items()}
 
 
-def pod_of(view: ComponentView, backend: str | None) -> Pod:
+def pod_of(view: ComponentView) -> Pod:
     component = view.component
     count = view.replicas * max(view.node_count, 1)
     if not view.alpha:
@@ -66,7 +69,7 @@ def pod_of(view: ComponentView, backend: str | None) -> Pod:
                   (component.shared_memory, component.shared_memory_path), component.pod, count)
     else:
         pod = _converted(view, count)
-    _mount_compilation_cache(view, pod, backend)
+    _mount_compilation_cache(view, pod)
     return pod
 
 
@@ -85,21 +88,25 @@ def _converted(view: ComponentView, count: int) -> Pod:
     sidecar = raw.get("frontendSidecar")
     paths: dict[str, dict[str, tuple]] = {}
     if isinstance(sidecar, dict) and not any(c.name == FRONTEND_SIDECAR_CONTAINER for c in containers):
-        containers.append(_frontend_sidecar(component, sidecar))
         paths[FRONTEND_SIDECAR_CONTAINER] = {"command": component.path + ("frontendSidecar", "args")}
+        containers.append(sidecar_env_from(_frontend_sidecar(component, sidecar), sidecar,
+                                           component.path + ("frontendSidecar",), paths[FRONTEND_SIDECAR_CONTAINER]))
+    main = converted_main(component, component.main, paths.setdefault(MAIN, {}))
     if hub is not None:
         record = as_list(as_map(as_map(hub.saved.get("podTemplate")).get("spec")).get("containers"))
         volumes = _volumes(component)
         if isinstance(sidecar, dict):
-            containers = [_lend(c, record, hub, volumes, paths.setdefault(c.name, {}))
+            containers = [_lend(c, record, hub, volumes, paths.setdefault(c.name, {}), sidecar)
                           if c.name == FRONTEND_SIDECAR_CONTAINER else c for c in containers]
         for _, position in hub.added:
             containers.append(container_of(component.obj, as_map(record[position]),
                                            hub.spec_path("podTemplate", "spec", "containers", position), volumes))
-    main = component.main
+        main = restore_flat_mount_fields(component, main, record, hub.spec_path("podTemplate", "spec", "containers"),
+                                         paths[MAIN])
     if _main_dropped(view):
         if len(containers) == 1:
             main, containers = containers[0], []
+            paths[MAIN] = paths.pop(main.name, {})
         else:
             graph_env = [entry for entry in component.main.env if entry.origin == "graph"]
             main = Container(component.obj, component.path, "", None,
@@ -117,9 +124,10 @@ def _frontend_sidecar(component: Component, sidecar: dict) -> Container:
     return container
 
 
-def _lend(container: Container, record: list, hub: HubRestore, volumes: dict, paths: dict) -> Container:
+def _lend(container: Container, record: list, hub: HubRestore, volumes: dict, paths: dict,
+          sidecar: dict) -> Container:
     """The record's first `sidecar-frontend` lends its fields but name, image, args and env (merged over);
-    `paths` gets where the lent command and workingDir are."""
+    `paths` gets where the lent command, workingDir, probes and envFrom are."""
     found = [i for i, c in enumerate(record) if as_map(c).get("name") == FRONTEND_SIDECAR_CONTAINER]
     if not found or name_only(as_map(record[found[0]])) is True:
         return container
@@ -135,7 +143,7 @@ def _lend(container: Container, record: list, hub: HubRestore, volumes: dict, pa
         paths["workingDir"] = saved.path + ("workingDir",)
     if saved.mounts:
         lent.mounts = saved.mounts
-    return lent
+    return lend_probes_and_env_from(lent, saved, sidecar, paths)
 
 
 def _volumes(component: Component) -> dict:
@@ -161,26 +169,12 @@ def _shared_memory(view: ComponentView) -> tuple[str | None, tuple]:
     return size, view.path + ("sharedMemory", "size")
 
 
-def _cache(view: ComponentView) -> tuple[str, str, tuple] | None:
-    """(claim, mount path as written, where) of the compilation cache: v1beta1 `compilationCache`, v1alpha1
-    the first volumeMount with useAsCompilationCache."""
-    if not view.alpha:
-        cache = view.raw.get("compilationCache")
-        if not isinstance(cache, dict) or not as_str(cache.get("pvcName")):
-            return None
-        return as_str(cache["pvcName"]), as_str(cache.get("mountPath")) or "", view.path + ("compilationCache",)
-    for mount, path in view.component.own_volume_mounts():
-        if mount.get("useAsCompilationCache") is True and as_str(mount.get("name")):
-            return as_str(mount["name"]), as_str(mount.get("mountPoint")) or "", path
-    return None
-
-
-def _mount_compilation_cache(view: ComponentView, pod: Pod, backend: str | None) -> None:
-    found = _cache(view)
-    if found is None or _main_dropped(view):
-        return
+def _mount_compilation_cache(view: ComponentView, pod: Pod) -> None:
+    found = view.component.compilation_cache()
+    if found is None or not found[0] or _main_dropped(view):
+        return  # no cache, or one without a claim the operator refuses: nothing to compare
     claim, mount_path, path = found
-    mount_path = mount_path or _CACHE_MOUNT_POINTS.get(backend or "", "")
+    mount_path = mount_path or DEFAULT_MOUNT_POINTS.get(pod_framework(view.component) or "", "")
     if not mount_path:
         return  # the operator refuses it (no default for this backend): nothing to compare
     mounts = []

@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dgdlint.cosmos import env_text
+from dgdlint.diff.converted import PROBES, go_zero, zeroless
 from dgdlint.diff.pods import Pod
-from dgdlint.model import Container, canonical_json
+from dgdlint.hub_containers import MAIN
+from dgdlint.model import Container, as_map, as_str, canonical_json
 from dgdlint.quantity import canonical_quantity
 
 
@@ -47,9 +49,16 @@ def _container_view(view: dict, prefix: str, container: Container, paths: dict |
         view[f"{prefix}env {name}"] = entry
     for name, entry in _resources(container).items():
         view[f"{prefix}resources {name}"] = entry
+    # envFrom and probes as Go holds them (fields of the zero value left out)
+    for key in ("envFrom", *PROBES):
+        if not go_zero(container.raw.get(key)) or isinstance(container.raw.get(key), dict):
+            view[prefix + key] = (canonical_json(zeroless(container.raw[key])), paths.get(key, container.path + (key,)))
     for mount in container.mounts:
         target = mount.claim or f"volume {mount.volume}"
-        view[f"{prefix}mount {mount.mount_path}"] = (canonical_json([target, mount.sub_path]), mount.path)
+        view[f"{prefix}mount {mount.mount_path}"] = (canonical_json(target), mount.path)
+        # readOnly, subPath, ...: where the record restores them, there
+        view[f"{prefix}mount {mount.mount_path} fields"] = (canonical_json(mount.fields),
+                                                             paths.get(f"mount {mount.mount_path}", mount.path))
 
 
 # Pod-spec keys compared through the containers and mounts instead (their shape differs between APIs).
@@ -61,12 +70,18 @@ def worker_view(pod: Pod) -> dict[str, tuple[str, tuple]]:
     read from the pod the operator builds (diff.pods: a v1alpha1 service converted). Replicas and node
     count are left out: they scale or are immutable, they do not replace pods."""
     view: dict[str, tuple[str, tuple]] = {}
-    _container_view(view, "", pod.main)
+    _container_view(view, "", pod.main, pod.field_paths.get(MAIN))
     for container in pod.init_containers:
         _container_view(view, f"init container {container.name}: ", container)
     for container in pod.containers:
         _container_view(view, f"container {container.name}: ", container, pod.field_paths.get(container.name))
     view["shared memory"] = (quantity(pod.shared_memory[0]), pod.shared_memory[1])
+    # the pod template's labels and annotations (a v1alpha1 service's extraPodMetadata) go on the pods
+    where = pod.settings.metadata_path
+    metadata = as_map(pod.settings.obj.get(where))
+    for table, word in (("labels", "label"), ("annotations", "annotation")):
+        for key, value in as_map(metadata.get(table)).items():
+            view[f"pod {word} {key}"] = (as_str(value) or "", where + (table, key))
     for key, value in pod.settings.spec.items():
         if key not in _POD_KEYS_COMPARED_ELSEWHERE:
             view[f"pod {key}"] = (canonical_json(value), pod.settings.field_path(key))

@@ -24,6 +24,7 @@ from dgdlint.model.objects import (
     as_str,
     canonical_json,
     is_gpu_resource,
+    mount_fields,
     parse_count,
     walk,
 )
@@ -31,5 +32,6 @@ from dgdlint.model.objects import (
 __all__ = [
     "Component", "Container", "DEFAULT_GPU_RESOURCE", "DGD_KIND", "DYNAMO_GROUP", "EnvVar", "Graph", "KObject",
     "Model", "Mount", "PodSettings", "Pvc", "WORKLOAD_POD_SPEC", "Workload", "api_group", "as_list", "as_map", "as_str",
-    "build_model", "canonical_json", "container_of", "is_gpu_resource", "model_of", "parse_count", "walk"
+    "build_model", "canonical_json", "container_of", "is_gpu_resource", "model_of", "mount_fields",
+    "parse_count", "walk"
 ]

@@ -19,6 +19,7 @@ from dgdlint.model.objects import (
     as_list,
     as_map,
     as_str,
+    mount_fields,
 )
 
 
@@ -178,7 +179,8 @@ def _container(obj: KObject, raw: object, path: tuple, env_prefix: list[EnvVar] 
         if volumes and volume in volumes:
             claim = as_str(as_map(volumes[volume][0].get("persistentVolumeClaim")).get("claimName"))
         container.mounts.append(Mount(volume, as_str(mount.get("mountPath")), as_str(mount.get("subPath")),
-                                      path + ("volumeMounts", index), claim, mount.get("readOnly") is True))
+                                      path + ("volumeMounts", index), claim, mount.get("readOnly") is True,
+                                      mount_fields(mount)))
     return container
 
 

@@ -174,6 +174,14 @@ class EnvVar:
         return self.value_from is None
 
 
+MOUNT_FIELDS = ("readOnly", "subPath", "subPathExpr", "mountPropagation", "recursiveReadOnly")
+
+
+def mount_fields(mount: dict) -> dict:
+    """A volume mount's MOUNT_FIELDS as written, but those of Go's zero value (null, false, "")."""
+    return {key: mount[key] for key in MOUNT_FIELDS if mount.get(key) not in (None, False, "")}
+
+
 @dataclass
 class Mount:
     volume: str
@@ -182,6 +190,9 @@ class Mount:
     path: tuple
     claim: str | None = None  # the PVC behind the mount, when it can be resolved
     read_only: bool = False  # `readOnly: true` written on the mount
+    # its fields but name and mountPath (readOnly, subPath, subPathExpr, mountPropagation, recursiveReadOnly) as
+    # written, those of Go's zero value (null, false, "") left out: how the operator's pod gets them
+    fields: dict = field(default_factory=dict)
 
 
 @dataclass

@@ -36,7 +36,8 @@ DIFF_RULES: dict[str, DiffRule] = {r.name: r for r in (
         title="The change keeps the live streaming sessions",
         rationale=_text("""Streaming sessions live in one worker and never migrate. Switching the same
         deployment between regular and streaming mode replaces every worker; changing a streaming
-        worker's image, env, resources or pod settings replaces its pods; scaling streaming workers
+        worker's image, env (envFrom too), resources, probes, mounts, pod settings or pod labels and
+        annotations replaces its pods; scaling streaming workers
         down removes pods. Sessions on the replaced or removed pods are lost."""),
         remediation=_text("""Apply the change in a quiet window and tell session clients to reconnect,
         or run the new version as a second deployment (its own name and streaming endpoint) and move
