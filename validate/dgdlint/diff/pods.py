@@ -70,6 +70,10 @@ def pod_of(view: ComponentView) -> Pod:
     else:
         pod = _converted(view, count)
     _mount_compilation_cache(view, pod)
+    # appendMissingPVCVolumesForMounts: a main container's mount of no pod volume gets a claim volume of its name
+    volumes = pod.settings.volumes()
+    pod.main = replace(pod.main, mounts=[replace(m, claim=m.volume) if m.claim is None and m.volume not in volumes
+                                         else m for m in pod.main.mounts])
     return pod
 
 
@@ -181,8 +185,6 @@ def _mount_compilation_cache(view: ComponentView, pod: Pod) -> None:
     for mount in pod.main.mounts:
         if mount.volume == claim and not mount.mount_path:
             mount = replace(mount, mount_path=mount_path)
-        if mount.volume == claim and mount.claim is None and claim not in pod.settings.volumes():
-            mount = replace(mount, claim=claim)  # applyCompilationCacheVolume adds the claim's volume
         if mount.mount_path == mount_path and any(m.mount_path == mount_path for m in mounts):
             continue
         mounts.append(mount)
