@@ -12,10 +12,10 @@ CLUSTER = [pytest.mark.cluster, pytest.mark.xdist_group("cluster")]
 def operator_pod(graph: dict) -> dict:
     """The Pod the Dynamo operator makes of a DGD's first component, as far as the API server's pod validation
     reads it: its pod template's spec (v1beta1), or a v1alpha1 service's extraPodSpec with its mainContainer
-    as `main` before its other containers (one named main gives way), which takes the service's own probes,
-    envs and envFromSecret and an image; with the labels the operator stamps, the grace period its component
-    defaults give a pod spec that sets none, and the compilation cache its pod builder mounts on `main`
-    (_with_compilation_cache)."""
+    as `main` before its other containers (one named main gives way), which takes the service's own probes
+    (its own merged over them), envs and envFromSecret and an image; with the labels the operator stamps, the
+    grace period its component defaults give a pod spec that sets none, and the compilation cache its pod
+    builder mounts on `main` (_with_compilation_cache)."""
     if "components" in graph["spec"]:
         component = graph["spec"]["components"][0]
         name, kind = component["name"], component.get("type", "")
@@ -29,7 +29,9 @@ def operator_pod(graph: dict) -> dict:
         written = service.get("extraPodMetadata") or {}  # the operator's pod template metadata
         main = dict(spec.pop("mainContainer", {}), name="main")
         main.setdefault("image", "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.5.0")
-        main.update({probe: service[probe] for probe in ("livenessProbe", "readinessProbe") if probe in service})
+        for probe in ("livenessProbe", "readinessProbe"):  # mainContainer's merged over the service's
+            if isinstance(service.get(probe), dict):
+                main[probe] = _mergo(service[probe], main.get(probe))
         if service.get("envs"):  # the service's envs come first, its main container's after them
             main["env"] = [*service["envs"], *main.get("env", [])]
         if service.get("envFromSecret"):
@@ -73,3 +75,20 @@ def _with_compilation_cache(spec: dict, cache: dict, backend: str | None) -> dic
     if not any(v.get("name") == claim for v in volumes):
         volumes.append({"name": claim, "persistentVolumeClaim": {"claimName": claim}})
     return {**spec, "containers": containers, "volumes": volumes}
+
+
+def _mergo(base, over):
+    """mergo.Merge(base, over, WithOverride), as the operator's conversion merges mainContainer over the
+    container of the service's fields: mappings key by key, at a leaf `over` unless it is Go's zero value."""
+    def zero(value) -> bool:
+        return value in (None, False, "", 0, [], {})
+
+    if not isinstance(base, dict) or not isinstance(over, dict):
+        return base if zero(over) else over
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(out.get(key), dict) and isinstance(value, dict):
+            out[key] = _mergo(out[key], value)
+        elif not zero(value):
+            out[key] = value
+    return out

@@ -766,7 +766,7 @@ MUTANTS = [
      "diff-sessions-lost"),  # a v1alpha1 frontendSidecar not taken for the container it becomes
     ("diff/pods.py", "if m.claim is None and m.volume not in volumes", "if False",
      "diff-sessions-lost"),  # a v1beta1 main mount of no pod volume not read as the claim the operator mounts
-    ("diff/converted.py", "out[key] = merged(out[key], value)", "out[key] = value",
+    ("go_merge.py", "out[key] = merged(out[key], value)", "out[key] = value",
      "diff-sessions-lost"),  # mainContainer's probe taken whole, not merged field by field over the service's
     ("diff/converted.py", "if secret and go_zero(raw.get(\"envFrom\")):", "if False:",
      "diff-sessions-lost"),  # a v1alpha1 envFromSecret not taken for the envFrom it becomes
@@ -828,6 +828,10 @@ MUTANTS = [
     ("rules/volumes.py", "if mount_path is not None and not mount_path and not (filled and volume == filled):",
      "if mount_path is not None and not mount_path:",
      "pod-spec-invalid"),  # main's mount of the cache claim refused for the empty path the operator fills in
+    ("rules/probes.py", "probe_problems(kind, merged(own, written), ())", "probe_problems(kind, own, ())",
+     "pod-spec-invalid"),  # a v1alpha1 service's own probe read without its mainContainer's merged over it
+    ("rules/probes.py", "(written_path if not path or not go_zero(value) else own_path)", "written_path",
+     "pod-spec-invalid"),  # a merged probe's problem named at mainContainer's probe whichever sets the field
     ("rules/volumes.py", "if container is not component.main or cache is None",
      "if cache is None", "pod-spec-invalid"),  # a sidecar's mount of the cache claim taken for main's
     ("rules/compilation_cache.py", 'elif as_str(source.get("claimName")) != claim:', "elif False:",

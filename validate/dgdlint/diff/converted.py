@@ -16,34 +16,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from dgdlint.go_merge import go_zero, merged
 from dgdlint.model import Component, Container, as_list, as_map, as_str, mount_fields
 
 PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
 SERVICE_PROBES = ("livenessProbe", "readinessProbe")  # v1alpha1 has no startupProbe of its own
-
-
-def go_zero(value) -> bool:
-    """Whether Go reads a decoded value as its type's zero value (mergo's isEmptyValue): null, false, 0, "",
-    an empty list or mapping."""
-    if value is None or value is False:
-        return True
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value == 0
-    return isinstance(value, (str, list, dict)) and not value
-
-
-def merged(base, over):
-    """mergo.Merge(base, over, WithOverride) of two decoded structs: mappings merged key by key, and at a
-    leaf `over` wins unless it is empty."""
-    if not isinstance(base, dict) or not isinstance(over, dict):
-        return base if go_zero(over) else over
-    out = dict(base)
-    for key, value in over.items():
-        if isinstance(out.get(key), dict) and isinstance(value, dict):
-            out[key] = merged(out[key], value)
-        elif not go_zero(value):
-            out[key] = value
-    return out
 
 
 def zeroless(value):

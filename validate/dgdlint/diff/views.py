@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dgdlint.cosmos import env_text
-from dgdlint.diff.converted import PROBES, go_zero, zeroless
+from dgdlint.diff.converted import PROBES, zeroless
 from dgdlint.diff.pods import Pod
+from dgdlint.go_merge import go_zero
 from dgdlint.hub_containers import MAIN
 from dgdlint.model import Container, as_map, as_str, canonical_json
 from dgdlint.quantity import canonical_quantity

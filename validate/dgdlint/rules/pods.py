@@ -6,7 +6,7 @@ restart policy a Job (OnFailure or Never) or a Deployment-like controller (Alway
 DynamoGraphDeployment's pods are the operator's making (it adds volumes, ports and the image): in its pod
 templates only what the operator leaves as written is read (container names, ports, env names, the volumes
 written and mount paths but the compilation cache's it fills in, probes and hooks, a v1alpha1 service's
-own probes, pod settings and policies)."""
+own probes with the main container's merged over them, pod settings and policies)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from dgdlint.rules.jobs import job_spec_problems
 from dgdlint.rules.pod_annotations import pod_annotation_problems
 from dgdlint.rules.pod_containers import OPERATOR_MAIN, pod_wide_problems
 from dgdlint.rules.pod_fields import container_field_problems, pod_field_problems, template_metadata_problems
-from dgdlint.rules.probes import container_behaviour_problems, probe_problems
+from dgdlint.rules.probes import container_behaviour_problems, merged_probe_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems, selects
 from dgdlint.rules.syntax import (
@@ -232,8 +232,10 @@ def _operator_names(graph, component) -> list:
     activeDeadlineSeconds. A pod's overhead is read as a container's limits are. None of this is in the JSON
     schemas. A
     DynamoGraphDeployment is accepted with such a container name, port, env name, probe, volume or pod
-    setting, and its pods are refused when the operator creates them; a main container's mount of the
-    compilation cache's claim without a mountPath is not, the operator gives it the cache's path.""",
+    setting, and its pods are refused when the operator creates them (a v1alpha1 service's own probe is read
+    with its mainContainer's merged over it field by field, as the operator converts it); a main container's
+    mount of the compilation cache's claim without a mountPath is not, the operator gives it the cache's
+    path.""",
     remediation="Name containers in lowercase letters, digits and '-'; mount only the pod's volumes; give a "
                 "Job restartPolicy: Never (or OnFailure).",
     reads=("Job", "CronJob", "Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
@@ -268,7 +270,7 @@ def pod_spec_invalid(model: Model):
                 yield Hit(workload.obj, path, f"{workload.label}: {problem}")
     for graph in model.graphs:
         for component in graph.components:
-            # a v1alpha1 service's own probes replace its main container's in the pod the operator makes
+            # a v1alpha1 service's own probes, with its main container's merged over them, are the pod's
             service = as_map(graph.obj.get(component.path)) if graph.shape == "services" else {}
             own = tuple(kind for kind in ("livenessProbe", "readinessProbe") if isinstance(service.get(kind), dict))
             main = OPERATOR_MAIN if graph.shape == "services" else None
@@ -290,5 +292,6 @@ def pod_spec_invalid(model: Model):
                                                          filled_claim(component, container)):
                     yield Hit(graph.obj, path, f"{component.label}: {problem}")
             for kind in own:
-                for path, problem in probe_problems(kind, service[kind], component.path + (kind,)):
+                for path, problem in merged_probe_problems(kind, service[kind], component.path + (kind,),
+                                                           component.main.raw.get(kind), component.main.path + (kind,)):
                     yield Hit(graph.obj, path, f"{component.label}: {problem}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from dgdlint.go_merge import go_zero, merged
 from dgdlint.model import as_list, as_map, as_str
 from dgdlint.rules.syntax import as_int, port_problem
 
@@ -75,8 +76,8 @@ def container_behaviour_problems(raw: dict, path: tuple, grace: int | None = Non
     """(path, problem) for a container's probes, lifecycle hooks and image pull policy. `grace`: the pod's
     terminationGracePeriodSeconds when known (a sleep hook lasts no longer), `grace_source` what gave it when
     the spec does not (", the API server's default"); `init`: an init container, which
-    takes probes and hooks only as a sidecar (restartPolicy: Always); `set_elsewhere`: probe kinds that
-    another field replaces in the pod (a v1alpha1 service's own)."""
+    takes probes and hooks only as a sidecar (restartPolicy: Always); `set_elsewhere`: probe kinds read
+    elsewhere (a v1alpha1 service's own, with the main container's merged over: merged_probe_problems)."""
     if init and as_str(raw.get("restartPolicy")) != "Always":
         for kind in (*PROBES, "lifecycle"):
             if raw.get(kind) is not None:
@@ -94,3 +95,17 @@ def container_behaviour_problems(raw: dict, path: tuple, grace: int | None = Non
     policy = as_str(raw.get("imagePullPolicy"))
     if policy and policy not in PULL_POLICIES:  # left empty, it is defaulted
         yield path + ("imagePullPolicy",), f"imagePullPolicy {policy!r} is not one of {', '.join(PULL_POLICIES)}"
+
+
+def merged_probe_problems(kind: str, own: dict, own_path: tuple, written: object, written_path: tuple):
+    """(path, problem) for a v1alpha1 service's own probe as its pod gets it: the main container's probe of
+    that kind (`written`) merged over it field by field, as the conversion merges extraPodSpec.mainContainer
+    (mergo, WithOverride: a field set there wins); each problem at the probe that sets the field it names."""
+    if not isinstance(written, dict):
+        yield from probe_problems(kind, own, own_path)
+        return
+    for path, problem in probe_problems(kind, merged(own, written), ()):
+        value = written
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        yield (written_path if not path or not go_zero(value) else own_path) + path, problem
