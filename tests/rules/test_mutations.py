@@ -766,7 +766,7 @@ MUTANTS = [
      "diff-sessions-lost"),  # a v1alpha1 frontendSidecar not taken for the container it becomes
     ("diff/pods.py", "if m.claim is None and m.volume not in volumes", "if False",
      "diff-sessions-lost"),  # a v1beta1 main mount of no pod volume not read as the claim the operator mounts
-    ("go_merge.py", "out[key] = merged(out[key], value)", "out[key] = value",
+    ("go_merge.py", "out[key] = merged(out[key], value, key)", "out[key] = value",
      "diff-sessions-lost"),  # mainContainer's probe taken whole, not merged field by field over the service's
     ("diff/converted.py", "if secret and go_zero(raw.get(\"envFrom\")):", "if False:",
      "diff-sessions-lost"),  # a v1alpha1 envFromSecret not taken for the envFrom it becomes

@@ -11,6 +11,7 @@ from dgdlint.edit.comments import Attached
 from dgdlint.edit.convert_context import DEFAULT_GPU, FRONTEND_SIDECAR, MAIN, Context, is_true
 from dgdlint.edit.convert_context import as_map as _map
 from dgdlint.edit.convert_context import as_seq as _seq
+from dgdlint.go_merge import INT_OR_STRING_PORTS, go_zero
 from dgdlint.quantity import parse_quantity
 
 
@@ -23,16 +24,7 @@ def _valid_quantity(value) -> bool:
 
 
 PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
-INT_OR_STRING_PORTS = ("httpGet", "tcpSocket")  # the port of these is an IntOrString
-
-
-def _empty(value) -> bool:
-    """Whether mergo counts a value as empty (isEmptyValue): null, false, zero, "", [] and {} never override."""
-    if value is None or value is False:
-        return True
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value == 0
-    return isinstance(value, (str, list, dict)) and len(value) == 0
+_empty = go_zero  # whether mergo counts a value as empty (isEmptyValue): it never overrides
 
 
 def _merge_over(ctx: Context, base: CommentedMap, over: CommentedMap, parent: str) -> None:
