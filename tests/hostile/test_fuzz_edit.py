@@ -115,8 +115,11 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def _reads_back(text: str) -> None:
     """The text parses as YAML (composed, not constructed: a local tag such as `!local` is valid YAML that
-    PyYAML's safe constructor has no type for)."""
-    list(yaml.compose_all(text.lstrip("\ufeff"), Loader=yaml.SafeLoader))
+    PyYAML's safe constructor has no type for), by libyaml, the parser dgdlint read the input with (and whose
+    lineage Kubernetes' go-yaml shares): a line the edit keeps as written reads as it did. PyYAML's own
+    Python parser is stricter in places: it refuses `[R? eadWriteMany]` (`? ` inside a plain scalar of a
+    flow list), which libyaml takes."""
+    list(yaml.compose_all(text.lstrip("\ufeff"), Loader=yaml.CSafeLoader))
 
 
 def _comments_kept(before: str, after: str, err: str, path) -> None:
@@ -220,3 +223,15 @@ def test_fix_of_a_mutated_file_keeps_its_promises_thorough(capsys, tmp_path_fact
 @given(text=mutated_texts(hostile_share=2), to=st.sampled_from(["v1beta1", "v1alpha1"]))
 def test_convert_of_a_mutated_file_keeps_its_promises_thorough(capsys, tmp_path_factory, text, to):
     assert_convert_properties(capsys, tmp_path_factory.mktemp("convert"), text, to)
+
+
+def test_a_fix_keeps_a_line_libyaml_takes_and_pyyaml_refuses(capsys, tmp_path):
+    """Found by the thorough fix fuzzer in CI: a flow list holding `R? eadWriteMany`, which libyaml (dgdlint's
+    parser, and Kubernetes' go-yaml's lineage) reads as one string and PyYAML's Python parser refuses. The
+    fix elsewhere in the file keeps that line as written, and the file reads back as it read."""
+    case = ROOT / "tests" / "edit" / "cases" / "review-r4" / "two-frontends-with-gpus.yaml"
+    text = case.read_text(encoding="utf-8").replace("[ReadWriteMany]", "[R? eadWriteMany]", 1)
+    assert "[R? eadWriteMany]" in text
+    assert_fix_properties(capsys, tmp_path, text)
+    written = (tmp_path / "fuzz.yaml").read_text(encoding="utf-8")
+    assert written != text and "  accessModes: [R? eadWriteMany]\n" in written
