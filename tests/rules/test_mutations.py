@@ -527,8 +527,8 @@ MUTANTS = [
     ("rules/claims.py", 'if stateful_set.kind == "StatefulSet" and stateful_set.group == "apps":',
      'if stateful_set.kind == "StatefulSet" and stateful_set.group == "":',
      "claim-spec-invalid"),  # a StatefulSet's claim templates left unchecked
-    ("rules/claims.py", "        elif dns1123_label_problem(written_name):",
-     "        elif dns1123_subdomain_problem(written_name):",
+    ("rules/claims.py", "name_problem = dns1123_label_problem(written_name) if written_name else None",
+     "name_problem = dns1123_subdomain_problem(written_name) if written_name else None",
      "claim-spec-invalid"),  # a claim template's name read as a subdomain, though it names a pod volume
     ("rules/volumes.py", '        elif not name and "name" in volume:', '        elif False:',
      "pod-spec-invalid"),  # a volume named "" taken

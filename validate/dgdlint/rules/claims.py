@@ -80,11 +80,16 @@ def template_claim_problems(ephemeral: dict, where: tuple, attributes_class: boo
         problem = qualified_name_problem(str(key).lower())
         if problem:
             yield where + ("metadata", "annotations", key), f"claim template annotation {key!r} {problem}"
-    spec = as_map(template.get("spec"))
+    yield from template_spec_problems(as_map(template.get("spec")), where + ("spec",), attributes_class)
+
+
+def template_spec_problems(spec: dict, where: tuple, attributes_class: bool):
+    """(path, problem) of a claim template's spec at `where` (an ephemeral volume's, a StatefulSet's), validated
+    as written: a claim's access modes, storage and class, and the rest of a written spec."""
     storage = as_str(as_map(as_map(spec.get("resources")).get("requests")).get("storage"))
     modes = [mode for mode in (as_str(item) for item in as_list(spec.get("accessModes"))) if mode]
-    yield from _spec_problems(modes, storage, as_str(spec.get("storageClassName")), where + ("spec",))
-    yield from written_spec_problems(spec, where + ("spec",), attributes_class=attributes_class)
+    yield from _spec_problems(modes, storage, as_str(spec.get("storageClassName")), where)
+    yield from written_spec_problems(spec, where, attributes_class=attributes_class)
 
 
 def _data_sources(spec: dict, claim_object: bool) -> dict[str, dict]:
@@ -180,20 +185,16 @@ def stateful_set_template_problems(stateful_set, attributes_class: bool):
     for index, template in enumerate(templates):
         if not isinstance(template, dict):
             continue
-        where = ("spec", "volumeClaimTemplates", index, "spec")
-        spec = as_map(template.get("spec"))
+        where = ("spec", "volumeClaimTemplates", index)
         written_name = as_str(as_map(template.get("metadata")).get("name"))
         name = written_name or f"#{index + 1}"
         # Each template is also a volume of the pod template, named as the template is.
+        name_problem = dns1123_label_problem(written_name) if written_name else None
         if not written_name:
-            yield ("spec", "volumeClaimTemplates", index), \
-                f"volume claim template #{index + 1} has no metadata.name (it names the pod's volume and claims)"
-        elif dns1123_label_problem(written_name):
-            problem = dns1123_label_problem(written_name)
-            yield ("spec", "volumeClaimTemplates", index, "metadata", "name"), \
-                f"volume claim template {written_name!r} names a pod volume, so it {problem}"
-        storage = as_str(as_map(as_map(spec.get("resources")).get("requests")).get("storage"))
-        modes = [mode for mode in (as_str(item) for item in as_list(spec.get("accessModes"))) if mode]
-        for path, problem in (*_spec_problems(modes, storage, as_str(spec.get("storageClassName")), where),
-                              *written_spec_problems(spec, where, attributes_class=attributes_class)):
+            yield where, f"volume claim template #{index + 1} has no metadata.name (it names the pod's volume " \
+                         "and claims)"
+        elif name_problem:
+            yield where + ("metadata", "name"), \
+                f"volume claim template {written_name!r} names a pod volume, so it {name_problem}"
+        for path, problem in template_spec_problems(as_map(template.get("spec")), where + ("spec",), attributes_class):
             yield path, f"volume claim template {name!r} {problem}"
