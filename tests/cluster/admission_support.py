@@ -161,3 +161,17 @@ def agree_after_decoding(server: set[str], ours: set[str]) -> bool:
                                                     for mine in ours) for field in server)
 
 
+REMOVED = object()  # changed()'s value for a field taken out
+
+
+def changed(document: dict, path: tuple, value) -> dict:
+    """A copy of `document` with the node at `path` set to `value`, or taken out (REMOVED)."""
+    mutant = copy.deepcopy(document)
+    holder = mutant
+    for part in path[:-1]:
+        holder = holder[part]
+    if value is REMOVED:
+        del holder[path[-1]]
+    else:
+        holder[path[-1]] = value
+    return mutant

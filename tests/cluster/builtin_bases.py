@@ -14,7 +14,7 @@ import copy
 import itertools
 import json
 
-from admission_support import SERVER_RULES, schema_at
+from admission_support import SERVER_RULES, changed, schema_at
 from controlplane import ApiError, resource_path
 from fixture_cases import RULE_FIXTURES, documents, relative
 
@@ -121,3 +121,50 @@ def disagreement(name: str, plane, body: dict, path: str) -> str:
         return ""
     return (f"the API server and dgdlint disagree on this mutant of {name}:\n{json.dumps(body, indent=1)}\n"
             f"server: {server or 'accepted'}\ndgdlint: {ours or 'accepted'}")
+
+
+def _reference(schema: dict | None) -> str:
+    return schema["$ref"].rsplit("/", 1)[-1] if isinstance(schema, dict) and "$ref" in schema else ""
+
+
+def schema_nodes(document: dict) -> list[tuple[tuple, object, dict, str]]:
+    """(path, value, resolved schema, schema name) of every node of `document` its kind's schema describes:
+    a definition by its name, an inline schema by its holder's name and key (a list's items by the list's
+    holder), the object itself by its kind."""
+    found = []
+    pending = [((), document, kind_schema(document), str(document.get("kind", "")))]
+    while pending:
+        path, value, schema, name = pending.pop()
+        schema = resolved(schema)
+        if not isinstance(schema, dict):
+            continue
+        found.append((path, value, schema, name))
+        if isinstance(value, dict):
+            for key, item in value.items():
+                child = schema_at(schema, (key,))
+                pending.append((path + (key,), item, child, _reference(child) or f"{name}.{key}"))
+        elif isinstance(value, list):
+            child = schema_at(schema, (0,))
+            pending += [(path + (index,), item, child, _reference(child) or name) for index, item in enumerate(value)]
+    return found
+
+
+def sweep(plane, namespace: str, changes) -> tuple[int, list[str]]:
+    """Every change `changes(document)` yields, as (key, label, path, value), made to its base as placed
+    (`changed`) and judged by both sides: each key once, in the first base taken as written that yields it
+    (a base is sent to the server only when it yields a key not judged yet). (keys judged, disagreements)."""
+    done: set = set()
+    disagreements = []
+    for index, (name, document) in enumerate(BASES):
+        found = None
+        for key, label, where, value in changes(document):
+            if key in done:
+                continue
+            found = found or taken(plane, namespace, index)
+            if found is None:
+                break
+            done.add(key)
+            problem = disagreement(name, plane, changed(found[0], where, value), found[1])
+            if problem:
+                disagreements.append(f"{label}: {problem}")
+    return len(done), disagreements

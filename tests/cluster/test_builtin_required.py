@@ -9,12 +9,10 @@ the zero value), so the mark is a claim to hold against the server, field by fie
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 import yaml
-from admission_support import schema_at
-from builtin_bases import BASES, disagreement, kind_schema, resolved, taken
+from admission_support import REMOVED
+from builtin_bases import BASES, schema_nodes, sweep
 from cluster_support import CLUSTER
 from controlplane import refused_fields
 
@@ -59,41 +57,13 @@ def test_the_api_server_and_dgdlint_take_the_object_without_the_field(control_pl
     assert [f for f in check_texts({"o.yaml": text}, SchemaStage()).findings if f.severity == "error"] == []
 
 
-def _reference(schema: dict | None) -> str:
-    return schema["$ref"].rsplit("/", 1)[-1] if isinstance(schema, dict) and "$ref" in schema else ""
-
-
 def required_fields(document: dict) -> list[tuple[str, tuple, str]]:
     """(definition, path of the object holding the field, field) for every field `document` holds that
     Kubernetes' schema marks required (SERVER_OPTIONAL's included: dgdlint's copy of the schema has them
-    relaxed), below its apiVersion and kind. An inline schema is named by its holder's name and key."""
-    found = []
-    pending = [((), document, kind_schema(document), document.get("kind", ""))]
-    while pending:
-        path, value, schema, name = pending.pop()
-        schema = resolved(schema)
-        if not isinstance(schema, dict):
-            continue
-        if isinstance(value, dict):
-            for field in [*(schema.get("required") or []), *SERVER_OPTIONAL.get(name, ())]:
-                if field in value and path + (field,) not in (("apiVersion",), ("kind",)):
-                    found.append((name, path, field))
-            for key, item in value.items():
-                child = schema_at(schema, (key,))
-                pending.append((path + (key,), item, child, _reference(child) or f"{name}.{key}"))
-        elif isinstance(value, list):
-            child = schema_at(schema, (0,))
-            pending += [(path + (index,), item, child, _reference(child) or name) for index, item in enumerate(value)]
-    return found
-
-
-def without(document: dict, path: tuple, field: str) -> dict:
-    mutant = copy.deepcopy(document)
-    holder = mutant
-    for part in path:
-        holder = holder[part]
-    del holder[field]
-    return mutant
+    relaxed), below its apiVersion and kind."""
+    return [(name, path, field) for path, value, schema, name in schema_nodes(document) if isinstance(value, dict)
+            for field in [*(schema.get("required") or []), *SERVER_OPTIONAL.get(name, ())]
+            if field in value and path + (field,) not in (("apiVersion",), ("kind",))]
 
 
 def test_the_sweep_sees_required_fields_of_many_definitions():
@@ -104,22 +74,10 @@ def test_the_sweep_sees_required_fields_of_many_definitions():
 
 def test_every_required_field_of_the_bases_left_out_gets_one_verdict(control_plane, namespace):
     """Each (definition, field) once, in the first base that is taken as written and holds it."""
-    done: set[tuple[str, str]] = set()
-    disagreements = []
-    for index, (name, document) in enumerate(BASES):
-        fields = [entry for entry in required_fields(document) if (entry[0], entry[2]) not in done]
-        if not fields:
-            continue
-        found = taken(control_plane, namespace, index)
-        if found is None:
-            continue
-        body, path = found
-        for definition, holder, field in fields:
-            if (definition, field) in done:
-                continue
-            done.add((definition, field))
-            problem = disagreement(name, control_plane, without(body, holder, field), path)
-            if problem:
-                disagreements.append(f"{definition}.{field}: {problem}")
-    assert len(done) > 40, sorted(done)
+    def left_out(document):
+        for definition, holder, field in required_fields(document):
+            yield (definition, field), f"{definition}.{field}", holder + (field,), REMOVED
+
+    judged, disagreements = sweep(control_plane, namespace, left_out)
+    assert judged > 40, judged
     assert not disagreements, "\n\n".join(disagreements)

@@ -10,6 +10,7 @@ import copy
 
 import pytest
 import yaml
+from admission_support import changed
 from cluster_support import CLUSTER
 from controlplane import ApiError, refused_fields
 
@@ -25,12 +26,7 @@ POD = ("spec", "template", "spec")
 
 
 def _with(path: tuple, value: object) -> dict:
-    job = copy.deepcopy(JOB)
-    node = job
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = value
-    return job
+    return changed(JOB, path, value)
 
 
 CASES = {  # (the Job, where dgdlint reports the second entry, whether a create takes it)
