@@ -23,7 +23,7 @@ import (
 	"fmt"
 	"os"
 
-	"dario.cat/mergo"
+	"github.com/imdario/mergo"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -49,7 +49,10 @@ func main() {
 """
 
 _PORTS = [8000, 9090, "http", "metrics"]
-MERGO = "dario.cat/mergo v1.0.2"  # the newest v1 release
+# The mergo the operator builds with: its conversion (api/v1alpha1/shared_spec_conversion.go) and pod builder
+# (internal/dynamo/graph.go) import github.com/imdario/mergo, which the operator's go.mod pins at v0.3.16
+# (ai-dynamo/dynamo deploy/operator/go.mod), not the renamed dario.cat/mergo v1.
+MERGO = "github.com/imdario/mergo v0.3.16"
 
 
 def _as_marshalled(value):
