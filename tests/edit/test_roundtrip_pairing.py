@@ -266,34 +266,39 @@ def test_a_conversion_keeps_the_file_s_own_text_where_ruamel_writes_it_another_w
     assert path.read_text() == HEAD_AFTER + components
 
 
-# A value the round trip cannot pair with its own writing of it (a double-quoted string with an escaped line
-# break), in the part the conversion moves (every line of the services is indented anew: lists are indented).
-ESCAPED_BREAK = HEAD + """\
+# A key the round trip cannot pair with its own writing of it (a double-quoted key over two lines after `?`,
+# which ruamel writes as `"gpu-pool": h100` on one line), in the part the conversion moves (every line of the
+# services is indented anew: lists are indented). A double-quoted string with an escaped line break, once
+# refused here, is kept: test_roundtrip_strings.py.
+EXPLICIT_KEY = HEAD + """\
     Frontend:
       componentType: frontend
+      extraPodMetadata:
+        labels:
+          ? "gpu-\\
+            pool"
+          : h100
       extraPodSpec:
         mainContainer:
           image: registry.example/vllm:1.0.0
           command:
             - python3
-          args: ["--a", "b\\
-            c"]
 """
 
 
 @pytest.mark.parametrize("mode", ["--write", "--diff", "stdout"])
 def test_a_part_the_round_trip_cannot_pair_refuses_the_edit_and_leaves_the_file_as_it_was(capsys, tmp_path, mode):
     path = tmp_path / "graph.yaml"
-    path.write_bytes(ESCAPED_BREAK.encode())
+    path.write_bytes(EXPLICIT_KEY.encode())
     code, out, err = run(capsys, "convert", "--to", "v1beta1", *([mode] if mode != "stdout" else []), str(path))
     assert code == 1
-    assert path.read_bytes() == ESCAPED_BREAK.encode()
+    assert path.read_bytes() == EXPLICIT_KEY.encode()
     assert out == ""
-    line = ESCAPED_BREAK.splitlines().index('          args: ["--a", "b\\') + 1
+    line = EXPLICIT_KEY.splitlines().index('          ? "gpu-\\') + 1
     assert f"{path}:{line}: error: the edit changes lines here that the round trip cannot pair with the file's own " \
-           "writing of them (a value over several lines, such as a quoted string with an escaped line break); the " \
-           "document written anew would reformat lines the edit does not change (write that value on one line); " \
-           "the file is left untouched [edit-refused]" in err
+           "writing of them (a key or a value over several lines that it writes another way, such as a key after `?` " \
+           "over several lines); the document written anew would reformat lines the edit does not change (write it " \
+           "on one line); the file is left untouched [edit-refused]" in err
 
 
 def test_a_fix_to_a_flow_list_folded_over_two_lines_writes_that_list_on_one_and_nothing_else(capsys, tmp_path):

@@ -35,7 +35,8 @@ values = st.sampled_from([
     "0", "1", '"1"', "'0'", "true", "null", "~", "", "edge", "nano", "none", "video", "all", "16Gi", "-1",
     "1e3", "0x1F", "nvidia.com/v1alpha1", "nvidia.com/v1beta1", "[]", "{}", "[a, b]", "{a: 1}", '"a # b"',
     "|\n  text", ">-\n  folded", "!!str 1", "!!int abc", "!!omap [{a: b}]", "&anchor x", "*anchor", SECRET,
-    f'"{SECRET}"', "cosmos3-reasoner.backend.streaming", "python3 -m dynamo.vllm", "\"a\u2028b\"", "é€😀"])
+    f'"{SECRET}"', "cosmos3-reasoner.backend.streaming", "python3 -m dynamo.vllm", "\"a\u2028b\"", "é€😀",
+    '"esc\\\naped"', '"one\\n\\\ntwo"', '"blank\n\nline"', "plain\n\nline"])  # strings over lines
 hostile = st.sampled_from(["\t", "<<: *a", "- ", "? ", "{", "]", "'", '"', "%YAML 1.2", "---", "...", "\x00",
                            "\x85", "\u2028", "\ufeff", "\r", "&a ", "*a", "!local ", "#", " #", "key: [x, # c\n y]"])
 comment_text = st.text(alphabet=st.sampled_from(list("abc xyz-#:'\"é")), min_size=0, max_size=12)

@@ -15,8 +15,8 @@ EDIT_NOTES = {
                      "tag does not fit (`!!int abc`), or a document the edit changes holds what the round trip "
                      "cannot keep (anchors, a merge key `<<`, a tag outside YAML's core types such as `!!omap`, a "
                      "comment inside a flow collection), or changes lines it cannot pair with the file's own text "
-                     "(a value over several lines written another way, such as a double-quoted string with an "
-                     "escaped line break): the document is never written anew. The line is the construct's: write "
+                     "(a key or a value over several lines written another way, such as a key after `?` over "
+                     "several lines): the document is never written anew. The line is the construct's: write "
                      "it out plainly, then run the command again."),
     "edit-comment-dropped": ("convert and fix", "warning",
                              "A comment belonged to a field the edit left out; it is not in the result."),

@@ -160,9 +160,9 @@ class EditableDocument:
         except Unkept as unkept:  # never the whole document written anew: the user's text stays, or nothing
             raise EditError(self.file, self.chunk.start + unkept.line + 1,
                             "the edit changes lines here that the round trip cannot pair with the file's own "
-                            "writing of them (a value over several lines, such as a quoted string with an escaped "
-                            "line break); the document written anew would reformat lines the edit does not "
-                            "change (write that value on one line)") from None
+                            "writing of them (a key or a value over several lines that it writes another way, "
+                            "such as a key after `?` over several lines); the document written anew would "
+                            "reformat lines the edit does not change (write it on one line)") from None
         if not self._same(body):  # the changed lines do not fit where they go: refused, never rewritten whole
             raise EditError(self.file, self.chunk.start + original_line(self.chunk.body, body, _error_line(body)) + 1,
                             "the edit's lines here, fitted into the file's own indentation, do not read back as "

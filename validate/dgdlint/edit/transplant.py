@@ -8,13 +8,15 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from itertools import zip_longest
 
+from dgdlint.edit.quoted import Run, runs, squeezed
+
 
 def _indentation(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
 def _reindent(line: str, delta: int) -> str:
-    if delta > 0:
+    if delta > 0 and line.strip("\r\n"):  # an empty line stays empty (in a string over lines, a block scalar)
         return " " * delta + line
     if delta < 0 and _indentation(line) >= -delta:
         return line[-delta:]
@@ -22,8 +24,8 @@ def _reindent(line: str, delta: int) -> str:
 
 
 class Unkept(Exception):
-    """An edit changes lines that pair with no line of the original (a double-quoted string with an escaped line
-    break, which the dump writes on one line): applying it there would rewrite what the edit does not touch."""
+    """An edit changes lines that pair with no line of the original (an explicit key `? "a\\<break> b"` that the
+    dump writes as a plain key on one line): applying it there would rewrite what the edit does not touch."""
 
     def __init__(self, line: int):
         super().__init__(line)
@@ -34,13 +36,15 @@ def transplant(original: str, base: str, new: str, within: bool = True) -> str:
     """`original` with the lines that changed from `base` to `new` replaced, and no other line touched. A
     changed line that the original spells its own way (spacing in a flow collection, `False`) gets the change
     made inside its own text, character by character, where both spellings agree around it (else the line is
-    written anew). A line the dump writes as one and the original over several (a long quoted string folded)
-    pairs with all of them. Unkept names a changed line that matches no line of the original: the edit cannot
-    be made without rewriting others. The caller checks that the result reads back as the edit."""
+    written anew). A line the dump writes as one and the original over several (a long quoted string folded,
+    a double-quoted one with an escaped line break) pairs with all of them. Unkept names a changed line that
+    matches no line of the original: the edit cannot be made without rewriting others. The caller checks that
+    the result reads back as the edit."""
     unended = bool(original) and not original.endswith("\n")  # a last line without a break stays so
     original += "\n" if unended else ""
     orig_lines, base_lines, new_lines = (text.splitlines(keepends=True) for text in (original, base, new))
-    mapping = _pair(base_lines, orig_lines)  # base line -> (first original line, past its last, indentation delta)
+    # base line -> (first original line, past its last, indentation delta)
+    mapping = _pair(base_lines, orig_lines, original)
     spelled = {k for k, (start, stop, _) in mapping.items()
                if stop - start == 1 and base_lines[k].strip() != orig_lines[start].strip()}
     out = list(orig_lines)
@@ -130,42 +134,46 @@ def _blanks(opcodes, mapping: dict[int, tuple[int, int, int]], moved: dict[int, 
     return blanks
 
 
-def _pair(base_lines: list[str], orig_lines: list[str]) -> dict[int, tuple[int, int, int]]:
+def _pair(base_lines: list[str], orig_lines: list[str], original: str) -> dict[int, tuple[int, int, int]]:
     """Each line of the dump paired with the original lines that write it: by their text without spacing, so
     that a line spaced its own way still lines up with its dump, and one dumped line with the several lines
-    the original folds it over."""
+    the original folds it over (a double-quoted string over several lines taken as the dump spells it)."""
     mapping: dict[int, tuple[int, int, int]] = {}
-    squeezed = ["".join(line.split()) for line in base_lines], ["".join(line.split()) for line in orig_lines]
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, *squeezed, autojunk=False).get_opcodes():
+    found = runs(original, orig_lines)
+    squeezed_base = [squeezed(line) for line in base_lines]
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, squeezed_base, [run.text for run in found],
+                                               autojunk=False).get_opcodes():
         if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             for k in range(i2 - i1):
-                delta = _indentation(orig_lines[j1 + k]) - _indentation(base_lines[i1 + k])
-                mapping[i1 + k] = (j1 + k, j1 + k + 1, delta)
+                run = found[j1 + k]
+                delta = _indentation(orig_lines[run.start]) - _indentation(base_lines[i1 + k])
+                mapping[i1 + k] = (run.start, run.stop, delta)
         elif tag == "replace":  # a dumped line may be several of the original's, its text folded over them
-            mapping.update(_folded(squeezed[0], squeezed[1], base_lines, orig_lines, (i1, i2), (j1, j2)))
+            mapping.update(_folded(squeezed_base, found, base_lines, orig_lines, (i1, i2), (j1, j2)))
     return mapping
 
 
-def _folded(base: list[str], orig: list[str], base_lines: list[str], orig_lines: list[str],
+def _folded(base: list[str], found: list[Run], base_lines: list[str], orig_lines: list[str],
             base_range: tuple[int, int], orig_range: tuple[int, int]) -> dict[int, tuple[int, int, int]]:
-    """Base lines of `base_range` each paired with the run of original lines whose text, joined without
-    spacing, is the base line's; nothing when a base line finds no such run."""
-    found: dict[int, tuple[int, int, int]] = {}
+    """Base lines of `base_range` each paired with the runs of original lines (`orig_range` of `found`) whose
+    text, joined without spacing, is the base line's; nothing when a base line finds no such runs."""
+    paired: dict[int, tuple[int, int, int]] = {}
     j, stop = orig_range
     for i in range(*base_range):
         if not base[i]:  # a blank line pairs with a blank line
-            if j == stop or orig[j]:
+            if j == stop or found[j].text:
                 return {}
-            found[i], j = (j, j + 1, 0), j + 1
+            paired[i], j = (found[j].start, found[j].stop, 0), j + 1
             continue
         first, text = j, ""
         while j < stop and len(text) < len(base[i]):
-            text += orig[j]
+            text += found[j].text
             j += 1
         if text != base[i]:
             return {}
-        found[i] = (first, j, _indentation(orig_lines[first]) - _indentation(base_lines[i]))
-    return found if j == stop else {}
+        start = found[first].start
+        paired[i] = (start, found[j - 1].stop, _indentation(orig_lines[start]) - _indentation(base_lines[i]))
+    return paired if j == stop else {}
 
 
 def _new_deltas(opcodes, mapping: dict[int, tuple[int, int, int]], moved: dict[int, int], base_lines: list[str],
