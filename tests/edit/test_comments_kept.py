@@ -66,3 +66,42 @@ def test_convert_then_fix_and_fix_then_convert_keep_every_comment(capsys, tmp_pa
     for converted_and_fixed in (first, second):
         _, out, _ = run(capsys, "check", str(converted_and_fixed))
         assert "0 errors, 0 warnings" in out, out
+
+
+# A null item of a block list, with or without an end-of-line comment (as written, as a line written anew has
+# it: the null's own spelling is the round trip's, nothing, and the comment stays as far from the dash as it
+# was from the value). ruamel pads a null item's line after its dash (`- `): the comment came out one column
+# further (`-  # note`), and a bare `-` ended in a space.
+NULL_ITEMS = [("- # note", "- # note"), ("-   # note", "-   # note"), ("- ~  # tilde", "-  # tilde"),
+              ("- null # spelled", "- # spelled"), ("-", "-")]
+GRAPH_WITH_NULLS = """\
+apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+metadata:
+  name: g
+spec:
+  services:
+    Frontend:
+      componentType: frontend
+      extraPodSpec:
+        mainContainer:
+          image: registry.example/vllm:1.0.0
+          command:
+            - python3
+{items}"""
+
+
+def test_a_null_list_item_written_anew_keeps_its_comment_where_it_was_and_no_trailing_space(capsys, tmp_path):
+    """Converting the graph (its lists indented) writes every line of the service anew, and so each null item;
+    converting the result back writes them anew again."""
+    source = tmp_path / "graph.yaml"
+    source.write_text(GRAPH_WITH_NULLS.format(items="".join(f"            {item}\n" for item, _ in NULL_ITEMS)))
+    code, _, err = run(capsys, "convert", "--to", "v1beta1", "--write", str(source))
+    assert code == 0, err
+    converted = source.read_text()
+    assert "                - python3\n" + "".join(f"                {line}\n" for _, line in NULL_ITEMS) in converted
+    assert comments(converted) == ["# note", "# note", "# tilde", "# spelled"]
+    code, _, err = run(capsys, "convert", "--to", "v1alpha1", "--write", str(source))
+    assert code == 0, err
+    assert source.read_text() == GRAPH_WITH_NULLS.format(
+        items="".join(f"            {line}\n" for _, line in NULL_ITEMS))

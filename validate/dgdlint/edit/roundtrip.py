@@ -17,6 +17,7 @@ from difflib import SequenceMatcher
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
+from ruamel.yaml.emitter import RoundTripEmitter
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import ScalarNode
 
@@ -43,6 +44,24 @@ class _Constructor(RoundTripConstructor):
             raise UnreadableValue(None, None, _unreadable(node), node.start_mark) from None
 
 
+class _Emitter(RoundTripEmitter):
+    """ruamel's round-trip emitter, but for a null item of a block list: ruamel pads the line after its dash to
+    where the item's content would start (`- `), and so wrote a trailing space, or put an end-of-line comment
+    one column further than the file has it (`- # note` came out `-  # note`). The dash ends the line, or the
+    comment follows it as far as it did."""
+
+    def process_scalar(self) -> None:
+        if self.sequence_context and not self.flow_level and self.event.value == "":
+            if self.analysis is None:
+                self.analysis = self.analyze_scalar(self.event.value)
+            if self.style is None:
+                self.style = self.choose_scalar_style()
+            if not self.style:  # plain: nothing is written after the dash
+                self.sequence_context = False  # no padding
+                self.indention = False  # the next item starts a line of its own, as after a value
+        super().process_scalar()
+
+
 def _unreadable(node) -> str:
     kind = str(node.tag).rsplit(":", 1)[-1] if isinstance(node, ScalarNode) else ""
     digits = len(node.value.strip("+-").replace("_", "")) if isinstance(node, ScalarNode) else 0
@@ -55,6 +74,7 @@ def _unreadable(node) -> str:
 def make_yaml(indent: Indent | None = None) -> YAML:
     yaml = YAML(typ="rt")
     yaml.Constructor = _Constructor
+    yaml.Emitter = _Emitter
     yaml.preserve_quotes = True
     yaml.width = 1 << 20  # never fold a long line the user wrote on one
     indent = indent or Indent()
