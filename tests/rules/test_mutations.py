@@ -836,6 +836,12 @@ MUTANTS = [
      "if cache is None", "pod-spec-invalid"),  # a sidecar's mount of the cache claim taken for main's
     ("rules/compilation_cache.py", 'elif as_str(source.get("claimName")) != claim:', "elif False:",
      "compilation-cache-invalid"),  # a volume of another claim let through
+    ("model/build.py", '== "main"), None)', '== "main"), 0 if len(containers) == 1 else None)',
+     "volume-mount-unknown"),  # a lone container not named main read as main: its mount of a claim given a volume
+    ("model/build.py", '== "main"), None)', '== "main"), 0 if len(containers) == 1 else None)',
+     "compilation-cache-invalid"),  # ... and the backend framework read from its command
+    ("video.py", 'or main.name == "main"):', "or True):",
+     "main-image-missing"),  # a pod without a main container taken to run the graph's engine
 ]
 
 

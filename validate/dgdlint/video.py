@@ -178,7 +178,9 @@ def analyse_component(component: Component) -> VideoComponent:
     fastvideo = _is_fastvideo(flags, main, module)
     if fastvideo:
         backend = "fastvideo"
-    elif backend is None and not component.is_frontend and component.graph.backend_framework in LLM_BACKENDS:
+    elif backend is None and not component.is_frontend and component.graph.backend_framework in LLM_BACKENDS \
+            and (component.graph.shape == "services" or main.name == "main"):
+        # no container named `main` (v1beta1): every one is a sidecar (graph.go GenerateBasePodSpec), none the engine
         backend = component.graph.backend_framework
         module_token = None
     info = VideoComponent(component, flags, backend, module_token if module else None, fastvideo=fastvideo)

@@ -21,8 +21,9 @@ On both versions the compilation cache (the model's reading, Component.compilati
 `main` as the operator renders the pod (graph.go applyCompilationCache): at its mountPath, else the
 default of the backend framework the pod builder gets (rules.compilation_cache.pod_framework), a mount of
 the cache's claim without a path taking that path; a cache with neither builds no pod, and nothing is
-compared of it. A pod with no `main` and one container has that one as main, as the model reads a v1beta1
-pod. Not modelled (no change claimed from it): container order."""
+compared of it. Only a container named `main` is the main one (graph.go GenerateBasePodSpec): a pod
+without one, even of one container, has an empty main container and all its containers as sidecars.
+Not modelled (no change claimed from it): container order."""
 
 from __future__ import annotations
 
@@ -107,14 +108,10 @@ def _converted(view: ComponentView, count: int) -> Pod:
                                            hub.spec_path("podTemplate", "spec", "containers", position), volumes))
         main = restore_flat_mount_fields(component, main, record, hub.spec_path("podTemplate", "spec", "containers"),
                                          paths[MAIN])
-    if _main_dropped(view):
-        if len(containers) == 1:
-            main, containers = containers[0], []
-            paths[MAIN] = paths.pop(main.name, {})
-        else:
-            graph_env = [entry for entry in component.main.env if entry.origin == "graph"]
-            main = Container(component.obj, component.path, "", None,
-                             component.path + ("extraPodSpec", "mainContainer", "image"), [], [], None, env=graph_env)
+    if _main_dropped(view):  # the hub pod has no container named `main`: its containers stay sidecars
+        graph_env = [entry for entry in component.main.env if entry.origin == "graph"]
+        main = Container(component.obj, component.path, "", None,
+                         component.path + ("extraPodSpec", "mainContainer", "image"), [], [], None, env=graph_env)
     return Pod(component, main, containers, list(component.init_containers), _shared_memory(view),
                component.pod, count, paths)
 

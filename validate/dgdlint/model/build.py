@@ -232,8 +232,10 @@ def _v1beta1_component(graph: Graph, raw: dict, path: tuple, graph_env: list[Env
     pod = PodSettings(obj, spec_path, spec)
     volumes = pod.volumes()
     containers = as_list(spec.get("containers"))
-    main_index = next((i for i, c in enumerate(containers) if as_map(c).get("name") == "main"),
-                      0 if len(containers) == 1 else None)
+    # Only the container named `main` is the main one: the pod builder merges that one into its main container
+    # and keeps every other as a sidecar (graph.go GenerateBasePodSpec), and the webhook reads that one's image
+    # (shared_helpers.go runtimeVersionImageAndPath). A lone container of another name is a sidecar too.
+    main_index = next((i for i, c in enumerate(containers) if as_map(c).get("name") == "main"), None)
     if main_index is None:
         main = _container(obj, {}, spec_path + ("containers",), graph_env, volumes)
         main.env = list(graph_env)
