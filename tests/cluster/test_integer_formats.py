@@ -11,6 +11,7 @@ from controlplane import ApiError, resource_path
 
 from dgdlint.engine import check_texts
 from dgdlint.schema import SchemaStage
+from past_int64 import CASES, QUANTITY_PAIRS, cpu_request_and_limit, manifest, server_takes, server_takes_pair
 
 pytestmark = CLUSTER
 
@@ -65,3 +66,34 @@ def test_an_int32_field_is_refused_outside_its_range_by_both(control_plane, name
     findings = [f for f in check_texts({"m.yaml": text}, SchemaStage([])).findings if f.stage == "schema"]
     assert accepted(control_plane, namespace, text) == (not findings), findings
     assert all(f.path in ("spec.parallelism", "spec.components[0].replicas") for f in findings)
+
+
+
+def accepted_as_yaml(plane, namespace: str, text: str) -> bool:
+    """The server's verdict on the manifest sent as YAML, read as kubectl reads a file (sigs.k8s.io/yaml)."""
+    head = yaml.safe_load(text)
+    path = resource_path(plane, head["apiVersion"], head["kind"], namespace)
+    try:
+        plane.request("POST", f"{path}?dryRun=All&fieldValidation=Strict", text.encode(),
+                      content_type="application/yaml")
+    except ApiError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("place, value", CASES, ids=[f"{p}={v}" for p, v in CASES])
+def test_an_integer_past_int64_is_judged_as_the_api_server_judges_it(control_plane, namespace, place, value):
+    """tests/past_int64.py's verdicts are the server's; dgdlint gives the same (tests/schema holds it there
+    without a cluster, this asks the server)."""
+    text = manifest(place, value)
+    assert accepted_as_yaml(control_plane, namespace, text) == server_takes(place, value)
+    findings = [f for f in check_texts({"m.yaml": text}, SchemaStage([])).findings if f.severity == "error"]
+    assert (not findings) == server_takes(place, value), [f"{f.rule} {f.path}: {f.message}" for f in findings]
+
+
+@pytest.mark.parametrize("request_, limit", QUANTITY_PAIRS)
+def test_a_quantity_past_int64_is_compared_as_the_api_server_compares_it(control_plane, namespace, request_, limit):
+    text = cpu_request_and_limit(request_, limit)
+    assert accepted_as_yaml(control_plane, namespace, text) == server_takes_pair(request_, limit)
+    findings = [f for f in check_texts({"m.yaml": text}, SchemaStage([])).findings if f.severity == "error"]
+    assert (not findings) == server_takes_pair(request_, limit), [f.message for f in findings]

@@ -120,7 +120,8 @@ def test_a_key_is_read_as_the_api_server_reads_it(control_plane, probe_path, sca
 
 
 @pytest.mark.parametrize("field", ["integer", "number", "string", "boolean"])
-@pytest.mark.parametrize("scalar", ["1e3", "1.0", "1.5", "1e20", "-9223372036854775809", "9223372036854775807", "09",
+@pytest.mark.parametrize("scalar", ["1e3", "1.0", "1.5", "1e20", "-9223372036854775809", "9223372036854775807",
+                                    "9223372036854775808", "18446744073709551615", "09",
                                     "0o17", "y", "off", "12:30", "1:20", "~", "'1'", "!!float 2", "2001-12-14"])
 def test_a_typed_field_takes_the_scalar_as_the_api_server_does(control_plane, probe_path, field, scalar):
     text = probe("typed", f"{field}: {scalar}")

@@ -15,6 +15,7 @@ import yaml
 
 from dgdlint.findings import Finding
 from dgdlint.load.resolve import Refused, key_text, resolve_plain, resolve_tagged, value_of
+from dgdlint.scalars import INT64_RANGE
 
 try:  # libyaml's C parser; the pure-Python one is a slow but correct fallback
     from yaml import CSafeLoader as _Loader
@@ -39,7 +40,7 @@ class Document:
     column: int
     positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     has_null: bool = True  # whether any value in it is null (the loader knows; True when unknown)
-    whole_floats: bool = True  # whether it holds a float without a fraction (a number past int64; idem)
+    whole_floats: bool = True  # whether it holds a float without a fraction or an int past int64 (idem)
     marks: bool = True  # whether a string in it may hold `<`, `${` or `{{` (False: its file's text has none; idem)
 
     def position(self, path: tuple) -> tuple[int, int]:
@@ -226,7 +227,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
                     value = _typed(event, _PLAIN, value_of)
                 if value is None:
                     has_null = True
-                elif type(value) is float and value.is_integer():
+                elif type(value) is float and value.is_integer() or type(value) is int and value > INT64_RANGE[1]:
                     whole_floats = True
                 if event.anchor:
                     anchors[event.anchor] = (value, 1)

@@ -162,10 +162,11 @@ def resolve_tagged(tag: str, text: str) -> object:
 def value_of(resolved: object) -> object:
     """A typed scalar as the API server reads it from the JSON kubectl sends: a number is an integer when its
     JSON text is one within int64 (`1e3` and `1.0` are written 1000 and 1), else a float; .inf and .nan are
-    refused (JSON has no such numbers)."""
+    refused (JSON has no such numbers). An integer above int64 that go-yaml holds as uint64 keeps its digits:
+    the JSON carries them, and a built-in quantity reads them exactly (a request of 9223372036854775809 is
+    above a limit of 9223372036854775808); a custom resource takes it for a float (the schema's `integer`
+    check, schema.openapi.kubernetes_validator)."""
     kind = type(resolved)
-    if kind is int and resolved > INT64_RANGE[1]:
-        return float(resolved)
     if kind is float:
         if not math.isfinite(resolved):
             raise Refused("an infinite or NaN number (.inf, .nan): JSON cannot carry it, and the API server "

@@ -108,13 +108,16 @@ def version_schema(raw: dict) -> dict:
 @cache
 def kubernetes_validator(validator_class):
     """`validator_class` (python-jsonschema) as the API server validates:
-    - `integer` is a JSON number written as a whole number within int64, which the loader, and only it,
-      reads as an int (JSON Schema would also take a float without a fraction: `1e20`, past int64);
+    - `integer` is a JSON number written as a whole number within int64, which the loader reads as an int
+      (JSON Schema would also take a float without a fraction: `1e20`, past int64); an int above int64 (go-yaml's
+      uint64) is a number and no integer, as the server's JSON reader makes it a float64 (a built-in integer
+      field cannot decode it either);
     - `pattern` is matched by RE2, as Go's regexp matches it: `$` is the end of the text (Python's `re`
       also matches before a final newline, passing "name\\n"), `\\d` is an ASCII digit."""
     from jsonschema import validators
 
-    checker = validator_class.TYPE_CHECKER.redefine("integer", lambda _checker, value: type(value) is int)
+    checker = validator_class.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: type(value) is int and INT64_RANGE[0] <= value <= INT64_RANGE[1])
     return validators.extend(validator_class, type_checker=checker, validators={"pattern": _re2_pattern})
 
 
