@@ -17,7 +17,7 @@ from dgdlint.edit.convert_context import Context, drop_private_annotations, is_t
 from dgdlint.edit.convert_service import convert_service
 from dgdlint.edit.notes import Note, line_of
 from dgdlint.edit.roundtrip import EditableDocument, EditableFile, make_yaml
-from dgdlint.model.build import list_shape
+from dgdlint.model.documents import list_shape
 
 GROUP = "nvidia.com"
 KIND = "DynamoGraphDeployment"
@@ -31,7 +31,7 @@ def is_graph(root, version: str) -> bool:
 
 def _list_items(root) -> CommentedSeq | None:
     """The items of a `kind: List` (what `kubectl get -o yaml` writes) or another `...List`, as the model
-    tells a list of objects (model.build.list_shape)."""
+    tells a list of objects (model.documents.list_shape)."""
     return root["items"] if isinstance(root, CommentedMap) and list_shape(root) == "list" else None
 
 

@@ -4,8 +4,9 @@ A DynamoGraphDeployment reads the same whatever its shape (v1alpha1 `spec.servic
 `spec.components`): components with a type, replicas, a main container (image, command, args, env
 with where each value came from, resources, mounts) and pod settings. Jobs, Pods and other
 workloads share the container and pod views; PVCs, Secrets and the rest stay plain objects.
-Only model/build.py looks at apiVersion. Every accessor tolerates wrong types, because rules run on
-objects that may have failed the schema stage."""
+Only model/build.py tells the shapes apart by apiVersion (model/documents.py reads the objects out of a
+document). Every accessor tolerates wrong types, because rules run on objects that may have failed the
+schema stage."""
 
 from dgdlint.model.build import build_model, container_of, model_of
 from dgdlint.model.graph import Component, Graph, Model, PodSettings, Pvc, Workload

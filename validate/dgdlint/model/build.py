@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from dgdlint.findings import Finding
-from dgdlint.load import Document, LoadResult, format_path
+from dgdlint.load import LoadResult
 from dgdlint.model.decoded import zero_null_quantities
+from dgdlint.model.documents import objects_of
 from dgdlint.model.graph import Component, Graph, Model, PodSettings, Pvc, Workload
 from dgdlint.model.objects import (
     DEFAULT_GPU_RESOURCE,
@@ -26,7 +26,7 @@ from dgdlint.model.objects import (
 def build_model(loaded: LoadResult, default_namespace: str = "default") -> Model:
     model = Model(findings=list(loaded.findings), files=list(loaded.files))
     for document in loaded.documents:
-        for obj in _objects_of(document, default_namespace, model):
+        for obj in objects_of(document, default_namespace, model):
             if document.has_null:
                 zero_null_quantities(obj.group, obj.kind, obj.value)
             model.objects.append(obj)
@@ -65,65 +65,6 @@ def _index(model: Model) -> Model:
                                       [mode] if mode else [], as_str(entry.get("storageClass")),
                                       as_str(entry.get("size"))))
     return model
-
-
-def _not_an_object(model: Model, document: Document, path: tuple, message: str, remediation: str) -> None:
-    line, column = document.position(path)
-    model.findings.append(Finding(rule="not-an-object", severity="error", stage="parse", file=document.file,
-                                  line=line, column=column, path=format_path(path), message=message,
-                                  remediation=remediation))
-
-
-def list_shape(value: dict) -> str:
-    """"list" for a list of objects (any `*List` kind with apiVersion and a list of items), "broken" for a v1
-    List whose items are no list, "" for anything else."""
-    kind = as_str(value.get("kind"))
-    if kind and kind.endswith("List") and isinstance(value.get("items"), list) and "apiVersion" in value:
-        return "list"
-    return "broken" if kind == "List" and as_str(value.get("apiVersion")) == "v1" else ""
-
-
-def _list_items(document: Document, value: dict, default_namespace: str, model: Model):
-    """The objects of a list, a list inside it flattened as kubectl flattens it (breadth first)."""
-    queue = [((), value)]
-    for base, current in queue:
-        if list_shape(current) == "broken":
-            _not_an_object(model, document, base + ("items",) if "items" in current else base,
-                           f"document {document.index + 1}{' holds' if base else ' is'} a List without a list "
-                           "of items: no object to apply",
-                           "Give the List `items:`, a list of objects (or write the objects as documents).")
-            continue
-        kind = as_str(current.get("kind"))
-        for index, item in enumerate(current["items"]):
-            path = base + ("items", index)
-            if isinstance(item, dict) and list_shape(item):
-                queue.append((path, item))
-            elif isinstance(item, dict) and as_str(item.get("kind")) and as_str(item.get("apiVersion")):
-                yield KObject(document, path, item, default_namespace)
-            else:
-                _not_an_object(model, document, path,
-                               f"item {index} of {kind} is not a Kubernetes object with apiVersion and kind",
-                               "Give every list item apiVersion and kind.")
-
-
-def _objects_of(document: Document, default_namespace: str, model: Model):
-    value = document.value
-    if not isinstance(value, dict):
-        kind = "a list" if isinstance(value, list) else "a scalar"
-        _not_an_object(model, document, (), f"document {document.index + 1} is {kind}, not a Kubernetes object "
-                       "(a mapping)", "Each YAML document must be one object with apiVersion, kind and metadata.")
-        return
-    if list_shape(value):
-        yield from _list_items(document, value, default_namespace, model)
-        return
-    missing = [key for key in ("apiVersion", "kind") if not as_str(value.get(key))]
-    if missing:
-        _not_an_object(model, document, (),
-                       f"document {document.index + 1} has no {' or '.join(missing)}: not a Kubernetes object",
-                       "Add apiVersion and kind (for example `apiVersion: nvidia.com/v1beta1`, "
-                       "`kind: DynamoGraphDeployment`).")
-        return
-    yield KObject(document, (), value, default_namespace)
 
 
 def _env_entries(obj: KObject, raw: object, path: tuple, origin: str) -> list[EnvVar]:

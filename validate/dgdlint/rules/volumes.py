@@ -93,8 +93,9 @@ def volume_problems(pod: PodSettings, attributes_class: bool = True, certificate
     for index, volume in enumerate(as_list(pod.spec.get("volumes"))):
         volume, where = as_map(volume), pod.field_path("volumes") + (index,)
         name = as_str(volume.get("name"))
-        if name and dns1123_label_problem(name):
-            yield where + ("name",), f"volume name {name!r} {dns1123_label_problem(name)}"
+        problem = dns1123_label_problem(name) if name else None
+        if problem:
+            yield where + ("name",), f"volume name {name!r} {problem}"
         elif not name and "name" in volume:  # left out, the schema's; empty or null (read as empty), here
             yield where + ("name",), "volume has an empty name (every volume needs one)"
         sources = [key for key, value in volume.items() if key in SOURCES and value is not None]
