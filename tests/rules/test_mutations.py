@@ -842,6 +842,12 @@ MUTANTS = [
      "compilation-cache-invalid"),  # ... and the backend framework read from its command
     ("video.py", 'or main.name == "main"):', "or True):",
      "main-image-missing"),  # a pod without a main container taken to run the graph's engine
+    ("diff/views.py", 'view[prefix + "imagePullPolicy"] = (pull_policy(container),',
+     'view[prefix + "imagePullPolicy"] = ("",', "diff-sessions-lost"),  # imagePullPolicy not compared
+    ("diff/views.py", 'digest is None)) else "IfNotPresent"', 'digest is None)) else "Always"',
+     "diff-sessions-lost"),  # a tagged image's default policy taken for Always
+    ("diff/views.py", "(canonical_json([c.name for c in containers])",
+     "(canonical_json(sorted(c.name for c in containers))", "diff-sessions-lost"),  # the sidecars' order not compared
 ]
 
 

@@ -23,7 +23,8 @@ default of the backend framework the pod builder gets (rules.compilation_cache.p
 the cache's claim without a path taking that path; a cache with neither builds no pod, and nothing is
 compared of it. Only a container named `main` is the main one (graph.go GenerateBasePodSpec): a pod
 without one, even of one container, has an empty main container and all its containers as sidecars.
-Not modelled (no change claimed from it): container order."""
+The other containers keep the order the pod gets (diff.views compares it): as written (v1beta1); a v1alpha1
+service's extraPodSpec containers, then its generated `sidecar-frontend`, then the record's."""
 
 from __future__ import annotations
 

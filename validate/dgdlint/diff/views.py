@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dgdlint.cosmos import env_text
+from dgdlint.cosmos import env_text, image_tag
 from dgdlint.diff.converted import PROBES, zeroless
 from dgdlint.diff.pods import Pod
 from dgdlint.go_merge import go_zero
@@ -39,9 +39,21 @@ def _resources(container: Container) -> dict[str, tuple[str, tuple]]:
     return out
 
 
+def pull_policy(container: Container) -> str:
+    """imagePullPolicy as the API server stores it (SetDefaults_Container): as written, else Always for an
+    image whose tag is `latest` or that has neither tag nor digest, else IfNotPresent."""
+    written = as_str(container.raw.get("imagePullPolicy"))
+    if written:
+        return written
+    tag, digest = image_tag(container.image or "")
+    return "Always" if container.image and (tag == "latest" or (tag is None and digest is None)) else "IfNotPresent"
+
+
 def _container_view(view: dict, prefix: str, container: Container, paths: dict | None = None) -> None:
     paths = paths or {}
     view[prefix + "image"] = (container.image or "", container.image_path)
+    view[prefix + "imagePullPolicy"] = (pull_policy(container),
+                                        paths.get("imagePullPolicy", container.path + ("imagePullPolicy",)))
     view[prefix + "command"] = (canonical_json(container.command_line),
                                 paths.get("command", container.path + ("command",)))
     view[prefix + "workingDir"] = (container.working_dir or "",
@@ -76,6 +88,15 @@ def worker_view(pod: Pod) -> dict[str, tuple[str, tuple]]:
         _container_view(view, f"init container {container.name}: ", container)
     for container in pod.containers:
         _container_view(view, f"container {container.name}: ", container, pod.field_paths.get(container.name))
+    # The order of the containers matters to Kubernetes where it is the pod's: init containers run one after
+    # another in list order, the others start in list order (a postStart hook holds the next one back), and
+    # a reordered template is another pod template, whose pods the workload replaces. Not the order they are
+    # written in around `main`: the operator puts its main container first whatever its place in the list
+    # (graph.go GenerateBasePodSpec), so only the others' order is compared.
+    for word, containers, key in (("container", pod.containers, "containers"),
+                                  ("init container", pod.init_containers, "initContainers")):
+        if len(containers) > 1:
+            view[f"{word} order"] = (canonical_json([c.name for c in containers]), pod.settings.field_path(key))
     view["shared memory"] = (quantity(pod.shared_memory[0]), pod.shared_memory[1])
     # the pod template's labels and annotations (a v1alpha1 service's extraPodMetadata) go on the pods
     where = pod.settings.metadata_path
