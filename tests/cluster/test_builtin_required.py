@@ -40,6 +40,20 @@ spec:
             preStop:
               sleep: {}
 """,
+    ("io.k8s.api.core.v1.ScaleIOPersistentVolumeSource", "secretRef"): """\
+apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: scaleio-without-secret-ref
+spec:
+  capacity:
+    storage: 10Gi
+  accessModes: [ReadWriteOnce]
+  scaleIO:
+    gateway: https://scaleio.example.com:443/api
+    system: scaleio
+    volumeName: data
+""",
 }
 
 

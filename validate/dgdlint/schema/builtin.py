@@ -27,6 +27,7 @@ SERVER_OPTIONAL = {
     "io.k8s.api.core.v1.ISCSIVolumeSource": ("lun",),
     "io.k8s.api.core.v1.LimitRangeSpec": ("limits",),
     "io.k8s.api.core.v1.PreferredSchedulingTerm": ("preference",),
+    "io.k8s.api.core.v1.ScaleIOPersistentVolumeSource": ("secretRef",),
     "io.k8s.api.core.v1.ScaleIOVolumeSource": ("secretRef",),
     "io.k8s.api.core.v1.SleepAction": ("seconds",),
     "io.k8s.api.core.v1.Sysctl": ("value",),
