@@ -1,5 +1,6 @@
 """A Deployment's, ReplicaSet's, StatefulSet's and DaemonSet's own spec as the API server validates it on create
-(written from Kubernetes' apps validation, v1.37, after its defaulting): counts that are not negative, a
+(written from Kubernetes' apps validation, v1.37, after its defaulting): counts that are not negative (a
+StatefulSet's revisionHistoryLimit is not: ValidateStatefulSetSpec leaves it unchecked), a
 progress deadline past minReadySeconds, update strategies of known types with what they take (an int or a
 percentage up to 100%, not both zero), a StatefulSet's pod management, claim retention, ordinals and service
 name, and no activeDeadlineSeconds in the pod template of a controller that keeps its pods running. Each
@@ -110,7 +111,9 @@ def apps_spec_problems(workload: Workload):
     if kind not in APPS_KINDS:
         return
     spec = as_map(workload.obj.value.get("spec"))
-    yield from negative_count_problems(spec, ("replicas", "minReadySeconds", "revisionHistoryLimit"), ("spec",))
+    yield from negative_count_problems(spec, ("replicas", "minReadySeconds"), ("spec",))
+    if kind in ("Deployment", "DaemonSet"):  # the StatefulSet's validation leaves revisionHistoryLimit unchecked
+        yield from negative_count_problems(spec, ("revisionHistoryLimit",), ("spec",))
     if kind == "Deployment":
         yield from negative_count_problems(spec, ("progressDeadlineSeconds",), ("spec",))
         deadline, ready = spec.get("progressDeadlineSeconds"), spec.get("minReadySeconds", 0)
