@@ -41,7 +41,7 @@ MUTATOR = Mutator(lambda document, path: builtin_schema_at(kind_schema(document)
 def _judge(plane, namespace: str, data) -> None:
     index = data.draw(st.integers(0, len(BASES) - 1))
     name, base = BASES[index]
-    assume(taken(plane, namespace, index) is not None)
+    assume(taken(plane, namespace, base) is not None)
     body, path = placed(plane, namespace, MUTATOR.mutated(data.draw, base, most=2))
     found = disagreement(name, plane, body, path)
     assert not found, found
