@@ -1,8 +1,9 @@
 """Duplicates in a built-in object's list-map and set lists, on a real API server: a create (as `kubectl
 apply` and Helm 3 send it) takes some of them (two container ports or pull secrets of one key, a finalizer or
 host alias twice) and keeps one entry, and refuses others (two containers of one name, two Service ports of
-one port and protocol); server-side apply (Helm 4, Flux, `kubectl apply --server-side`) refuses them all.
-dgdlint fails each with kubernetes-list-duplicate, at the second entry."""
+one port and protocol); server-side apply (Helm 4, Flux, `kubectl apply --server-side`) refuses them all,
+and an entry that holds none of the list's keys. dgdlint fails each with kubernetes-list-duplicate, at the
+second entry (the keyless one)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,11 @@ CASES = {  # (the Job, where dgdlint reports the second entry, whether a create 
                        "spec": {"ports": [{"name": "a", "port": 8000},
                                           {"name": "b", "port": 8000, "protocol": "TCP"}]}},
                       "spec.ports[1]", False),
+    # An entry with none of the list's keys: server-side apply cannot place it ("an element that omits all key
+    # fields"), a create takes it. The one built-in list whose key is optional and has no default: a
+    # ServiceAccount's secrets (a pod's imagePullSecrets entry takes the name "" by default: below).
+    "secret-without-name": ({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "dup"},
+                             "secrets": [{"namespace": "default"}]}, "secrets[0]", True),
 }
 
 
@@ -63,3 +69,13 @@ def test_server_side_apply_refuses_what_dgdlint_fails(case, control_plane, names
     with pytest.raises(ApiError) as refused:
         control_plane.apply(applied)
     assert refused.value.status in (400, 422, 500), refused.value
+
+
+def test_a_pull_secret_without_a_name_is_taken_both_ways(control_plane, namespace):
+    """A pod's imagePullSecrets entry without its key, name: the server's OpenAPI gives a LocalObjectReference's
+    name the default "", so server-side apply places it, and a create takes it; dgdlint passes it."""
+    job = _with(POD + ("imagePullSecrets",), [{}])
+    result = check_texts({"job.yaml": yaml.safe_dump(job)}, SchemaStage())
+    assert [f.rule for f in result.findings if f.severity == "error"] == []
+    assert refused_fields(control_plane, namespace, job) == []
+    control_plane.apply(dict(copy.deepcopy(job), metadata=dict(job["metadata"], name="keyless", namespace=namespace)))

@@ -68,6 +68,19 @@ def test_built_in_kinds_have_their_list_keys_checked_as_server_side_apply_checks
     ]
 
 
+def test_an_entry_without_its_list_key_is_refused_where_no_default_gives_one():
+    """A ServiceAccount's secrets entry without a name: server-side apply cannot place it; a pod's pull secret
+    without one takes the name "" by default (tests/cluster/test_list_duplicates.py holds both on a server)."""
+    account = "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: a}\nsecrets: [{name: a}, {namespace: b}]\n"
+    found = findings({"sa.yaml": account}, SchemaStage())
+    assert [(rule, severity, path) for _, _, rule, severity, path, _ in found] == [
+        ("kubernetes-list-duplicate", "error", "secrets[1]")]
+    assert findings({"sa.yaml": account.replace("{namespace: b}", "{name: b}")}, SchemaStage()) == []
+    assert findings({"job.yaml": JOB.replace("[{name: ngc}, {name: ngc}]", "[{}]")
+                    .replace("- name: c\n          image: busybox:1.36\n", "", 1)
+                    .replace("[{containerPort: 80}, {containerPort: 80}]", "[]")}, SchemaStage()) == []
+
+
 def secret_crd(tmp_path, rule: str) -> SchemaStage:
     crd = json.loads(json.dumps(WIDGET_CRD))
     spec = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]

@@ -106,7 +106,9 @@ STAGE_FINDINGS = {
     "crd-list-duplicate": ("schema", "error", "Two entries of a list-map have the same keys, or a set repeats a "
                            "value (x-kubernetes-list-type)."),
     "kubernetes-list-duplicate": ("schema", "error", "A built-in object's list repeats a key (containers, volumes, "
-                                  "volumeMounts...; ports and imagePullSecrets: a warning, as the API server warns)."),
+                                  "volumeMounts...; ports and imagePullSecrets: a warning, as the API server warns), "
+                                  "or has an entry with none of its keys (a ServiceAccount's secrets entry without "
+                                  "a name)."),
     "schema-skipped": ("schema", "info",
                        "No CRD given and no bundled schemas: custom resources were not schema-checked."),
     "schema-unavailable": ("schema", "info", "No schema is at hand for this kind: skipped."),

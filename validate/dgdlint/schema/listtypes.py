@@ -1,6 +1,8 @@
 """List types (`x-kubernetes-list-type`): a `map` list has one item per value of its keys
 (`x-kubernetes-list-map-keys`), a `set` list no item twice. The API server rejects a custom resource that
-breaks either; for built-in kinds it rejects some duplicates and only warns about others."""
+breaks either; for built-in kinds it rejects some duplicates and only warns about others. An item of a `map`
+list that holds none of its keys, none having a default, is refused by server-side apply ("an element that
+omits all key fields"); a create takes it (a ServiceAccount's secrets entry without a name)."""
 
 from __future__ import annotations
 
@@ -61,6 +63,19 @@ def duplicates(node: dict, items: list, item_schema: dict | None = None) -> list
                 found[key] = Duplicate(index, seen[key], "this value" if isinstance(item, (dict, list)) else
                                        _short(item))
     return list(found.values())
+
+
+def keyless(node: dict, items: list, item_schema: dict | None = None) -> list[int]:
+    """The indexes of the items of a `map` list that hold none of its keys, when no key has a default: in the
+    schema; Go's TCP of a port's protocol; the "" of a LocalObjectReference's name (an item with no other
+    field: a pod's imagePullSecrets), which the server's OpenAPI declares and the JSON schemas leave out."""
+    keys = [k for k in node.get("x-kubernetes-list-map-keys") or [] if isinstance(k, str)]
+    properties = (item_schema or {}).get("properties") or {}
+    if node.get("x-kubernetes-list-type") != "map" or not keys or "protocol" in keys or set(properties) == {"name"} \
+            or any(isinstance(properties.get(k), dict) and "default" in properties[k] for k in keys):
+        return []
+    return [index for index, item in enumerate(items)
+            if isinstance(item, dict) and all(item.get(key) is None for key in keys)]
 
 
 def _repeated(found: dict, seen: dict, key, index: int) -> bool:

@@ -124,4 +124,9 @@ def violation_findings(obj: KObject, violations: list, builtin: bool) -> list[Fi
                                      "Keep one entry per key (merge the two, or rename one).", violation.path)
             finding.related = [obj.location(path, note) for path, note in violation.related]
             findings.append(finding)
+        elif violation.kind == "keyless" and builtin:  # a CRD's list-map keys are required or defaulted
+            findings.append(object_finding(obj, "kubernetes-list-duplicate", "error", violation.message + (
+                ": server-side apply refuses it"), "Give the entry its key, or leave the entry out: server-side "
+                "apply (Helm 4, Flux, kubectl apply --server-side) refuses an entry without one, which a create "
+                "takes.", violation.path))
     return findings

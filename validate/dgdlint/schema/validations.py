@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from dgdlint.schema.cel import CelRule, CelRuntime, field_path_parts
 from dgdlint.schema.defaults import apply_defaults
-from dgdlint.schema.listtypes import duplicates, map_key
+from dgdlint.schema.listtypes import duplicates, keyless, map_key
 from dgdlint.schema.refs import child_nodes, resolve, subtree_holds
 
 ABSENT = object()
@@ -32,7 +32,7 @@ def _has_default(node: dict) -> bool:
 
 @dataclass
 class Violation:
-    kind: str  # "cel", "cel-uncompiled", "duplicate"
+    kind: str  # "cel", "cel-uncompiled", "duplicate", "keyless"
     path: tuple
     message: str
     rule: str = ""
@@ -172,3 +172,8 @@ class SchemaWalker:
             related = [(path + (duplicate.first,), "first occurrence")]
             related += [(path + (index,), "another occurrence") for index in duplicate.later[:_MORE_SHOWN]]
             yield Violation("duplicate", path + (duplicate.index,), message, related=related, list_name=str(name))
+        keys = ", ".join(str(key) for key in node.get("x-kubernetes-list-map-keys") or [])
+        for index in keyless(node, value, item_schema):
+            name = path[-1] if path and isinstance(path[-1], str) else "list"
+            yield Violation("keyless", path + (index,), f"entry of {name} holds none of its list-map keys ({keys})",
+                            list_name=str(name))
