@@ -31,7 +31,17 @@ SERVER_OPTIONAL = {
     "io.k8s.api.core.v1.ScaleIOVolumeSource": ("secretRef",),
     "io.k8s.api.core.v1.SleepAction": ("seconds",),
     "io.k8s.api.core.v1.Sysctl": ("value",),
+    # Required inside a field the server drops as it stores the object, its feature gate being off by default
+    # in 1.37 (a pod's evictionResponders, a Job's scheduling, a device request's derivedAttributes): it takes
+    # anything there, these left out too.
+    "io.k8s.api.core.v1.EvictionResponder": ("name", "priority"),
+    "io.k8s.api.resource.v1.DeviceDerivedAttribute": ("expression", "name"),
+    "io.k8s.api.scheduling.v1alpha3.TopologyConstraint": ("key",),
+    "io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupResourceClaim": ("name",),
 }
+
+
+RELAXED = "x-dgdlint-relaxed"  # the fields of a definition SERVER_OPTIONAL relaxed (JSON Schema ignores the key)
 
 
 def _relax_required(definitions: dict) -> None:
@@ -39,6 +49,7 @@ def _relax_required(definitions: dict) -> None:
         node = definitions.get(name)
         if isinstance(node, dict) and isinstance(node.get("required"), list):
             node["required"] = [field for field in node["required"] if field not in fields]
+            node[RELAXED] = list(fields)  # a list-map key among them: an entry may leave it out (listtypes.keyless)
 
 
 class BuiltinSchemas:

@@ -68,11 +68,13 @@ def duplicates(node: dict, items: list, item_schema: dict | None = None) -> list
 def keyless(node: dict, items: list, item_schema: dict | None = None) -> list[int]:
     """The indexes of the items of a `map` list that hold none of its keys, when no key has a default: in the
     schema; Go's TCP of a port's protocol; the "" of a LocalObjectReference's name (an item with no other
-    field: a pod's imagePullSecrets), which the server's OpenAPI declares and the JSON schemas leave out."""
+    field: a pod's imagePullSecrets), which the server's OpenAPI declares and the JSON schemas leave out; and
+    none where a key is one the server takes left out (builtin.SERVER_OPTIONAL, marked `x-dgdlint-relaxed`)."""
     keys = [k for k in node.get("x-kubernetes-list-map-keys") or [] if isinstance(k, str)]
     properties = (item_schema or {}).get("properties") or {}
     if node.get("x-kubernetes-list-type") != "map" or not keys or "protocol" in keys or set(properties) == {"name"} \
-            or any(isinstance(properties.get(k), dict) and "default" in properties[k] for k in keys):
+            or any(isinstance(properties.get(k), dict) and "default" in properties[k] for k in keys) \
+            or set(keys) & set((item_schema or {}).get("x-dgdlint-relaxed") or ()):
         return []
     return [index for index, item in enumerate(items)
             if isinstance(item, dict) and all(item.get(key) is None for key in keys)]
