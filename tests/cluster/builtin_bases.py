@@ -149,48 +149,10 @@ def schema_nodes(document: dict) -> list[tuple[tuple, object, dict, str]]:
     return found
 
 
-def _leaves(value, path: tuple = ()) -> dict:
-    if isinstance(value, dict) and value:
-        return {p: v for key, item in value.items() for p, v in _leaves(item, path + (key,)).items()}
-    if isinstance(value, list) and value:
-        return {p: v for index, item in enumerate(value) for p, v in _leaves(item, path + (index,)).items()}
-    return {path: value}
-
-
-def _has(value, path: tuple) -> bool:
-    for part in path:
-        if isinstance(value, dict) and part in value or isinstance(value, list) and isinstance(part, int) \
-                and part < len(value):
-            value = value[part]
-        else:
-            return False
-    return True
-
-
-_DROPPED: dict[int, set] = {}  # id of a base's object -> the paths of its fields the server drops
-
-
-def dropped(plane, found: tuple[dict, str], document: dict) -> set[tuple]:
-    """The fields of a base taken as written that the server drops as it stores the object: fields of a
-    feature its default gates leave off (the pod's evictionResponders, a volume file's user, ...), which it
-    takes with any value. The shallowest missing ancestor of each left-out leaf, but a leaf the server leaves
-    out for being empty (false, 0, "", [], {}) and a Secret's stringData (merged into its data)."""
-    if id(document) not in _DROPPED:
-        body, path = found
-        stored = plane.request("POST", f"{path.rsplit('/', 1)[0]}?dryRun=All&fieldValidation=Strict", body)
-        missing = set()
-        for leaf, value in _leaves({k: v for k, v in body.items() if k not in ("metadata", "stringData")}).items():
-            if value not in (False, 0, "", [], {}) and not _has(stored, leaf):
-                missing.add(next(leaf[:i] for i in range(1, len(leaf) + 1) if not _has(stored, leaf[:i])))
-        _DROPPED[id(document)] = missing
-    return _DROPPED[id(document)]
-
-
-def sweep(plane, namespace: str, changes, bases=BASES, skipped: set | None = None) -> tuple[set, list[str]]:
+def sweep(plane, namespace: str, changes, bases=BASES) -> tuple[set, list[str]]:
     """Every change `changes(document)` yields, as (key, label, path, value), made to its base as placed
     (`changed`) and judged by both sides: each key once, in the first of `bases` taken as written that yields
-    it (a base is sent to the server only when it yields a key not judged yet). (keys judged, disagreements).
-    With `skipped`, a change below a field the server drops (`dropped`) is not judged: its key goes there."""
+    it (a base is sent to the server only when it yields a key not judged yet). (keys judged, disagreements)."""
     done: set = set()
     disagreements = []
     for name, document in bases:
@@ -201,9 +163,6 @@ def sweep(plane, namespace: str, changes, bases=BASES, skipped: set | None = Non
             found = found or taken(plane, namespace, document)
             if found is None:
                 break
-            if skipped is not None and any(where[:len(part)] == part for part in dropped(plane, found, document)):
-                skipped.add(key)
-                continue
             done.add(key)
             problem = disagreement(name, plane, changed(found[0], where, value), found[1])
             if problem:

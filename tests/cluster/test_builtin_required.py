@@ -94,8 +94,8 @@ def test_every_required_field_of_the_bases_left_out_gets_one_verdict(control_pla
     """Each (definition, field) once, in the first base that is taken as written and holds it: the fixtures'
     objects first, then the synthesized ones (builtin_synth.py), which hold every definition reachable from
     the kinds' schemas, so every required field is judged but those of a definition no object the server
-    takes can hold (builtin_synth.UNPLACED). Below a field the server drops (builtin_bases.dropped: a feature its
-    default gates leave off) it takes any field left out, and so does dgdlint (SERVER_OPTIONAL)."""
+    takes can hold (builtin_synth.UNPLACED). Below a field the server drops (a feature its default gates leave
+    off) it takes any field left out, and so does dgdlint (SERVER_OPTIONAL)."""
     def left_out(document):
         for definition, holder, field in required_fields(document):
             yield (definition, field), f"{definition}.{field}", holder + (field,), REMOVED
