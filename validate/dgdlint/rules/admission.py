@@ -10,6 +10,7 @@ from decimal import ROUND_CEILING
 from dgdlint.model import Model, as_str
 from dgdlint.quantity import is_quantity, parse_quantity
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.rules.syntax import container_resource_name_problem
 
 BACKEND_FRAMEWORKS = ("vllm", "sglang", "trtllm")
 
@@ -81,7 +82,8 @@ def _container_entries(container, table: dict) -> dict:
 
 
 def container_resource_problems(container):
-    """(path, problem) for each request or limit the API server refuses in a pod: a negative quantity, a
+    """(path, problem) for each request or limit the API server refuses in a pod: a name that is no container
+    resource (cpu, memory, ephemeral-storage, hugepages-<size> or one with a domain), a negative quantity, a
     fraction of an extended resource (a GPU), a request above its limit, and for extended resources and
     hugepages a request that is not its limit (or has none)."""
     requests = _container_entries(container, container.requests)
@@ -89,6 +91,9 @@ def container_resource_problems(container):
     values = {}
     for table_name, table in (("requests", requests), ("limits", limits)):
         for resource, (text, path) in table.items():
+            named = container_resource_name_problem(str(resource))
+            if named:  # ValidateContainerResourceName, whatever the quantity
+                yield path, f"{table_name} resource name {resource!r} {named}"
             value = parse_quantity(text)
             if value is None:
                 continue  # not a quantity: the schema stage and resource-quantity-invalid say so
@@ -135,7 +140,9 @@ def _huge_page_problems(container, requests: dict, limits: dict, values: dict):
 @rule(
     name="container-resources-invalid", code="DGD605", severity="error", family="admission",
     title="Container requests and limits are ones the API server takes for a pod",
-    rationale="""The API server refuses a pod whose container asks for a negative quantity, a fraction of an
+    rationale="""The API server refuses a pod whose container asks for a resource that is no container resource
+    (cpu, memory, ephemeral-storage, hugepages-<size>, or an extended one with a domain such as
+    `nvidia.com/gpu`: a bare `gpu` is refused), a negative quantity, a fraction of an
     extended resource such as `nvidia.com/gpu`, a request above its limit, or (for extended resources and
     hugepages, which are never overcommitted) a request without an equal limit, hugepages that are not a
     whole number of their pages or come without a cpu or memory request or limit. A Job is refused when it
