@@ -10,7 +10,9 @@ a value of the wrong type, a field dropped, an unknown one added, a list entry r
 it as a server-side apply, as Helm 4 and `kubectl apply --server-side` send it (list keys are then unique),
 and as a create, as Helm 3 and a client-side apply send it (int32 fields then hold their range): dgdlint
 refuses what either refuses, by its schema stage, its admission rules and the other rules that report a
-refusal of the server (duplicate-env). A Service is also created for real (and deleted): a dry run
+refusal of the server (duplicate-env). The slow tier draws bases from the objects synthesized from Kubernetes'
+schemas too (builtin_synth.py: one per definition the kinds reach, each holding every scalar field it has),
+so mutants reach the definitions no fixture holds. A Service is also created for real (and deleted): a dry run
 allocates no node port or cluster IP, so it checks neither's range. Only the verdicts are compared: the
 server names a field where a rule names the container or the object.
 
@@ -22,6 +24,7 @@ import os
 
 import pytest
 from builtin_bases import BASES, builtin_schema_at, disagreement, kind_schema, placed, resolved, taken
+from builtin_synth import SYNTHESIZED, cluster_ready
 from cluster_support import CLUSTER
 from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
@@ -38,9 +41,8 @@ MUTATOR = Mutator(lambda document, path: builtin_schema_at(kind_schema(document)
                   lambda path: path[0] not in ("apiVersion", "kind", "metadata"), resolve=resolved)
 
 
-def _judge(plane, namespace: str, data) -> None:
-    index = data.draw(st.integers(0, len(BASES) - 1))
-    name, base = BASES[index]
+def _judge(plane, namespace: str, data, bases=BASES) -> None:
+    name, base = bases[data.draw(st.integers(0, len(bases) - 1))]
     assume(taken(plane, namespace, base) is not None)
     body, path = placed(plane, namespace, MUTATOR.mutated(data.draw, base, most=2))
     found = disagreement(name, plane, body, path)
@@ -71,3 +73,12 @@ def test_builtin_mutants_get_the_same_verdict_from_the_api_server_and_dgdlint(co
 @given(st.data())
 def test_builtin_mutants_get_the_same_verdict_thorough(control_plane, namespace, data):
     _judge(control_plane, namespace, data)
+
+
+@pytest.mark.slow
+@seed(_SEED + 2)
+@settings(max_examples=400, **_FIXED)
+@given(st.data())
+def test_mutants_of_synthesized_bases_get_the_same_verdict(control_plane, namespace, data):
+    cluster_ready(control_plane, namespace)
+    _judge(control_plane, namespace, data, SYNTHESIZED)

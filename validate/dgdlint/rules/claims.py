@@ -183,7 +183,9 @@ def stateful_set_template_problems(stateful_set, attributes_class: bool):
     """(path, problem) of each volumeClaimTemplate's spec, as the server validates a claim spec, unmodified."""
     templates = as_list(as_map(stateful_set.value.get("spec")).get("volumeClaimTemplates"))
     for index, template in enumerate(templates):
-        if not isinstance(template, dict):
+        if template is None:  # Go's JSON decoder reads a null entry as an empty template
+            template = {}
+        elif not isinstance(template, dict):
             continue
         where = ("spec", "volumeClaimTemplates", index)
         written_name = as_str(as_map(template.get("metadata")).get("name"))
