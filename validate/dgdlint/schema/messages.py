@@ -9,6 +9,7 @@ import re
 from dgdlint.findings import Finding
 from dgdlint.load import format_path
 from dgdlint.model import KObject, as_map
+from dgdlint.scalars import INT64_RANGE
 
 # Values under these keys may be secrets: the schema stage never shows them.
 SECRET_KEYS = {"env", "envs", "data", "stringData", "binaryData", "envFromSecret", "value"}
@@ -34,8 +35,19 @@ def _most_specific(error):
 
 
 def _describe(value: object) -> str:
+    # the loader makes every whole number within int64 an int: a whole float, or an int outside, is past it
+    if (type(value) is int and not INT64_RANGE[0] <= value <= INT64_RANGE[1]) or (
+            type(value) is float and value.is_integer()):
+        return "a whole number past the int64 range"
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "an integer",
             float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _shown_number(value: object) -> str:
+    """A number as the JSON kubectl sends writes it (Go's encoder: plain digits below 1e21)."""
+    if type(value) is float and value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    return repr(value)
 
 
 def error_findings(obj: KObject, error, rule: str, source: str) -> list[Finding]:
@@ -69,7 +81,7 @@ def error_findings(obj: KObject, error, rule: str, source: str) -> list[Finding]
         got = _describe(error.instance)
         # Numbers and booleans help (a port given as 8000, not "8000"); strings are never shown.
         showable = isinstance(error.instance, (int, float, bool)) and not secret_like
-        shown = f" ({error.instance!r})"[:40] if showable else ""
+        shown = f" ({_shown_number(error.instance)})"[:40] if showable else ""
         return [object_finding(obj, rule, "error", f"must be {wanted}, got {got}{shown} [{source}]",
                                 f"Give {path_text or 'this field'} a value of type {wanted}"
                                 + (" (quote numbers meant as strings)." if wanted == "string" else "."), path)]

@@ -7,6 +7,8 @@ schema at hand is skipped (one info finding per kind)."""
 
 from __future__ import annotations
 
+from itertools import islice
+
 from dgdlint.defaulting import WORKLOAD_PROVIDER, min_available_defaulted, stored_provider
 from dgdlint.findings import Finding
 from dgdlint.model import DYNAMO_GROUP, KObject
@@ -21,6 +23,7 @@ MAX_ERRORS_PER_OBJECT = 200
 # Structural errors after which the API server runs no CEL rule of the object: a wrong type (int-or-string
 # fields fail through anyOf) or a value outside an enum.
 BLOCKING = ("type", "enum", "anyOf")
+RANGE = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 
 
 def pruned(obj: KObject, schema: dict, definitions: dict | None = None) -> dict:
@@ -218,8 +221,13 @@ class SchemaStage:
             if refused and fast.is_valid(instance):
                 return [], False
         findings, blocking = [], False
-        for error in explainer().iter_errors(instance):
+        errors = list(islice(explainer().iter_errors(instance), MAX_ERRORS_PER_OBJECT))
+        # a value of the wrong type is one finding: a number past int64 is not also out of the field's range
+        mistyped = {tuple(error.absolute_path) for error in errors if error.validator == "type"}
+        for error in errors:
             blocking = blocking or error.validator in BLOCKING
+            if error.validator in RANGE and tuple(error.absolute_path) in mistyped:
+                continue
             findings.extend(error_findings(obj, error, rule, source))
             if len(findings) >= MAX_ERRORS_PER_OBJECT:
                 break
