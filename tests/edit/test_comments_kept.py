@@ -68,12 +68,12 @@ def test_convert_then_fix_and_fix_then_convert_keep_every_comment(capsys, tmp_pa
         assert "0 errors, 0 warnings" in out, out
 
 
-# A null item of a block list, with or without an end-of-line comment (as written, as a line written anew has
-# it: the null's own spelling is the round trip's, nothing, and the comment stays as far from the dash as it
-# was from the value). ruamel pads a null item's line after its dash (`- `): the comment came out one column
-# further (`-  # note`), and a bare `-` ended in a space.
-NULL_ITEMS = [("- # note", "- # note"), ("-   # note", "-   # note"), ("- ~  # tilde", "-  # tilde"),
-              ("- null # spelled", "- # spelled"), ("-", "-")]
+# A null item of a block list, with or without an end-of-line comment, each as written: a line the edit only
+# moves keeps its own spelling of the null (`~`, `null`, nothing), and the comment stays as far from the dash
+# as it was. ruamel spells every null as nothing and pads its line after the dash (`- `): the comment came out
+# one column further (`-  # note`), a bare `-` ended in a space, and `- ~` lost its `~`.
+NULL_ITEMS = [("- # note", "- # note"), ("-   # note", "-   # note"), ("- ~  # tilde", "- ~  # tilde"),
+              ("- null # spelled", "- null # spelled"), ("-", "-")]
 GRAPH_WITH_NULLS = """\
 apiVersion: nvidia.com/v1alpha1
 kind: DynamoGraphDeployment

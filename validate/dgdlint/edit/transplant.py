@@ -61,6 +61,11 @@ def transplant(original: str, base: str, new: str, within: bool = True) -> str:
             out[start:stop] = [_reindent(orig_lines[n], shift.get(n, 0)) for n in range(start, stop)]
             continue
         written = [_reindent(new_lines[j], deltas[j]) for j in range(j1, j2)]
+        for j in range(j1, j2) if within else ():  # a line only moved keeps its own spelling (`- ~`, `False`)
+            k = moved.get(j)
+            if k in spelled:
+                line = orig_lines[mapping[k][0]]
+                written[j - j1] = " " * pairing.indentation(written[j - j1]) + line.lstrip(" ")
         for j in range(j2 - 1, j1 - 1, -1):
             written[j - j1 + 1:j - j1 + 1] = blanks.get(j, [])
         if i2 > i1:
