@@ -114,9 +114,46 @@ def taken(plane, namespace: str, document: dict) -> tuple[dict, str] | None:
     return found if _TAKEN[id(document)] else None
 
 
+# Where a workload holds the template of its pods.
+_TEMPLATES = {"Job": ("spec", "template"), "CronJob": ("spec", "jobTemplate", "spec", "template"),
+              "Deployment": ("spec", "template"), "StatefulSet": ("spec", "template"),
+              "DaemonSet": ("spec", "template"), "ReplicaSet": ("spec", "template"),
+              "ReplicationController": ("spec", "template")}
+
+
+def pods_refused(plane, body: dict) -> str:
+    """The server's refusal of a pod made of a workload's template (a dry-run create, as its controller makes
+    one, with the volumes a StatefulSet adds for its claim templates); "" when it takes it or the object holds
+    no template. dgdlint refuses some workloads the server stores for what the server refuses in every pod
+    made of them (the RuntimeClass admission plugin's overhead, a pod-level request below the containers')."""
+    template = body
+    for part in _TEMPLATES.get(body.get("kind"), ("-",)):
+        template = template.get(part) if isinstance(template, dict) else None
+    if not isinstance(template, dict) or not isinstance(template.get("spec"), dict):
+        return ""
+    spec = copy.deepcopy(template["spec"])
+    claims = (body.get("spec") or {}).get("volumeClaimTemplates") if body["kind"] == "StatefulSet" else None
+    for claim in claims if isinstance(claims, list) else []:
+        name = str(((claim or {}).get("metadata") or {}).get("name") or "")
+        if name and name not in {str((v or {}).get("name")) for v in spec.get("volumes") or []}:
+            claimed = {"claimName": f"{name}-{body['metadata']['name']}-0"}
+            spec["volumes"] = [*(spec.get("volumes") or []), {"name": name, "persistentVolumeClaim": claimed}]
+    metadata = {"generateName": "fuzz-", "labels": (template.get("metadata") or {}).get("labels") or {}}
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
+    try:
+        plane.request("POST", f"/api/v1/namespaces/{body['metadata']['namespace']}/pods?dryRun=All", pod)
+    except ApiError as error:
+        return error.body.get("message") or str(error.body)
+    return ""
+
+
 def disagreement(name: str, plane, body: dict, path: str) -> str:
-    """"" when the server and dgdlint give the object the same verdict, else what each said."""
+    """"" when the server and dgdlint give the object the same verdict, else what each said. Where the server
+    stores a workload that dgdlint refuses, the server is asked about a pod made of it too (pods_refused)."""
     server, ours = server_refuses(plane, body, path), dgdlint_refuses(body)
+    if ours and not server and "namespace" in body.get("metadata", {}):
+        refused = pods_refused(plane, body)
+        server = f"a pod made of it: {refused}" if refused else ""
     if bool(server) == bool(ours):
         return ""
     return (f"the API server and dgdlint disagree on this mutant of {name}:\n{json.dumps(body, indent=1)}\n"

@@ -2,8 +2,9 @@
 apply` and Helm 3 send it) takes some of them (two container ports or pull secrets of one key, a finalizer or
 host alias twice) and keeps one entry, and refuses others (two containers of one name, two Service ports of
 one port and protocol); server-side apply (Helm 4, Flux, `kubectl apply --server-side`) refuses them all,
-and an entry that holds none of the list's keys. dgdlint fails each with kubernetes-list-duplicate, at the
-second entry (the keyless one)."""
+an entry that holds none of the list's keys where they have no default (it takes a left-out key as its default:
+`{}` and `{name: ""}` are one pull secret), and a null entry. dgdlint fails each with kubernetes-list-duplicate,
+at the second entry (the keyless or null one)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,16 @@ CASES = {  # (the Job, where dgdlint reports the second entry, whether a create 
     # ServiceAccount's secrets (a pod's imagePullSecrets entry takes the name "" by default: below).
     "secret-without-name": ({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "dup"},
                              "secrets": [{"namespace": "default"}]}, "secrets[0]", True),
+    # A key left out is its default to server-side apply: a pull secret without a name is one named "".
+    "pull-secret-named-and-not": (_with(POD + ("imagePullSecrets",), [{}, {"name": ""}]),
+                                  "spec.template.spec.imagePullSecrets[1]", True),
+    "pull-secrets-without-names": (_with(POD + ("imagePullSecrets",), [{}, {}]),
+                                   "spec.template.spec.imagePullSecrets[1]", True),
+    # A null entry of a keyed list: server-side apply refuses it ("may not have a null element"), a create
+    # reads it as an empty entry.
+    "pull-secret-null": (_with(POD + ("imagePullSecrets",), [None]), "spec.template.spec.imagePullSecrets[0]", True),
+    "scheduling-gate-null": (_with(POD + ("schedulingGates",), [{"name": "example.com/wait"}, None]),
+                             "spec.template.spec.schedulingGates[1]", False),
 }
 
 

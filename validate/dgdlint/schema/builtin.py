@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from dgdlint.schema.crd import CrdError
+from dgdlint.schema.listtypes import KEY_DEFAULTS
 from dgdlint.schema.openapi import bound_integer_formats, kubernetes_validator
 
 # What a built-in kind and group/version can be spelt as: anything else names no schema file (and never
@@ -49,7 +50,53 @@ def _relax_required(definitions: dict) -> None:
         node = definitions.get(name)
         if isinstance(node, dict) and isinstance(node.get("required"), list):
             node["required"] = [field for field in node["required"] if field not in fields]
-            node[RELAXED] = list(fields)  # a list-map key among them: an entry may leave it out (listtypes.keyless)
+            node[RELAXED] = list(fields)
+
+
+# List-map keys that the API server's OpenAPI gives no default (a pointer or a field marked so): server-side
+# apply cannot key an item that leaves them out. Every other key of a built-in list has a default there, the
+# zero value of its type ("" or 0) but for KEYS_DEFAULTED's, which the JSON schemas leave out
+# (tests/cluster/test_list_key_defaults.py holds this to the server's /openapi/v3).
+KEYS_WITHOUT_DEFAULT = {
+    ("io.k8s.api.core.v1.ObjectReference", "name"),
+    ("io.k8s.api.flowcontrol.v1.FlowSchemaCondition", "type"),
+    ("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition", "type"),
+    ("io.k8s.api.resource.v1.AllocatedDeviceStatus", "shareID"),
+}
+# Keys whose default there is no zero value.
+KEYS_DEFAULTED = {("io.k8s.api.core.v1.ContainerPort", "protocol"): "TCP",
+                  ("io.k8s.api.core.v1.ServicePort", "protocol"): "TCP"}
+_ZERO = {"string": "", "integer": 0}
+
+
+def declare_key_defaults(definitions: dict) -> None:
+    """Mark, on each item schema of a `map` list, the defaults server-side apply gives the keys it leaves out
+    (listtypes.KEY_DEFAULTS), in place."""
+    for node in _list_maps(definitions):
+        name = str((node.get("items") or {}).get("$ref", "")).rpartition("/")[2]
+        item = definitions.get(name)
+        if not isinstance(item, dict):
+            continue
+        for key in node.get("x-kubernetes-list-map-keys") or []:
+            field = (item.get("properties") or {}).get(key)
+            kind = field.get("type") if isinstance(field, dict) else None
+            kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+            if (name, key) in KEYS_DEFAULTED:
+                item.setdefault(KEY_DEFAULTS, {})[key] = KEYS_DEFAULTED[name, key]
+            elif kind in _ZERO and (name, key) not in KEYS_WITHOUT_DEFAULT:
+                item.setdefault(KEY_DEFAULTS, {}).setdefault(key, _ZERO[kind])
+
+
+def _list_maps(node: object):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            if current.get("x-kubernetes-list-type") == "map":
+                yield current
+            stack.extend(value for value in current.values() if isinstance(value, (dict, list)))
+        elif isinstance(current, list):
+            stack.extend(value for value in current if isinstance(value, (dict, list)))
 
 
 class BuiltinSchemas:
@@ -116,6 +163,7 @@ class BuiltinSchemas:
                 # only name the format, so its range is added as bounds.
                 self._definitions = bound_integer_formats(json.loads((root / "_definitions.json").read_text()))
                 _relax_required(self._definitions.get("$defs", {}))
+                declare_key_defaults(self._definitions.get("$defs", {}))
                 self._fast_registry = jsonschema_rs.Registry([(self._definitions["$id"], self._definitions)])
             schema = bound_integer_formats(json.loads(resource.read_text()))
             fast = jsonschema_rs.Draft202012Validator(schema, registry=self._fast_registry, validate_formats=False)

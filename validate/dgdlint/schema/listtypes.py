@@ -1,13 +1,20 @@
 """List types (`x-kubernetes-list-type`): a `map` list has one item per value of its keys
 (`x-kubernetes-list-map-keys`), a `set` list no item twice. The API server rejects a custom resource that
-breaks either; for built-in kinds it rejects some duplicates and only warns about others. An item of a `map`
-list that holds none of its keys, none having a default, is refused by server-side apply ("an element that
-omits all key fields"); a create takes it (a ServiceAccount's secrets entry without a name)."""
+breaks either; for built-in kinds it rejects some duplicates and only warns about others. Server-side apply
+reads a key an item leaves out as its default: the schema's, or for a built-in kind the one the server's
+OpenAPI declares (`x-dgdlint-key-defaults`, schema.builtin), so `{}` and `{name: ""}` are one key; an item
+of a `map` list that holds none of its keys, none having a default, is refused by server-side apply ("an
+element that omits all key fields"), and so is a null item; a create takes both (a ServiceAccount's secrets
+entry without a name, a pod's `imagePullSecrets: [null]`)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+
+from dgdlint.schema.nulls import NullItem
+
+KEY_DEFAULTS = "x-dgdlint-key-defaults"  # on an item schema: {key: the default server-side apply gives it}
 
 
 @dataclass
@@ -47,15 +54,13 @@ def duplicates(node: dict, items: list, item_schema: dict | None = None) -> list
         keys = [k for k in node.get("x-kubernetes-list-map-keys") or [] if isinstance(k, str)]
         if not keys:
             return []
-        properties = (item_schema or {}).get("properties") or {}
-        defaults = {k: properties[k]["default"] for k in keys
-                    if isinstance(properties.get(k), dict) and "default" in properties[k]}
+        defaults = key_defaults(keys, item_schema)
         for index, item in enumerate(items):
             key = map_key(item, keys, defaults)
-            if key is None:
+            if key is None or is_null(item):  # a null item is refused as such (keyless)
                 continue
             if _repeated(found, seen, key, index):
-                found[key] = Duplicate(index, seen[key], _describe(keys, item))
+                found[key] = Duplicate(index, seen[key], _describe(keys, item, defaults))
     elif list_type == "set":
         for index, item in enumerate(items):
             key = json.dumps(item, sort_keys=True)
@@ -65,19 +70,31 @@ def duplicates(node: dict, items: list, item_schema: dict | None = None) -> list
     return list(found.values())
 
 
-def keyless(node: dict, items: list, item_schema: dict | None = None) -> list[int]:
-    """The indexes of the items of a `map` list that hold none of its keys, when no key has a default: in the
-    schema; Go's TCP of a port's protocol; the "" of a LocalObjectReference's name (an item with no other
-    field: a pod's imagePullSecrets), which the server's OpenAPI declares and the JSON schemas leave out; and
-    none where a key is one the server takes left out (builtin.SERVER_OPTIONAL, marked `x-dgdlint-relaxed`)."""
-    keys = [k for k in node.get("x-kubernetes-list-map-keys") or [] if isinstance(k, str)]
+def key_defaults(keys: list[str], item_schema: dict | None) -> dict:
+    """The defaults of the keys that have one: in the item schema, else declared for a built-in kind."""
     properties = (item_schema or {}).get("properties") or {}
-    if node.get("x-kubernetes-list-type") != "map" or not keys or "protocol" in keys or set(properties) == {"name"} \
-            or any(isinstance(properties.get(k), dict) and "default" in properties[k] for k in keys) \
-            or set(keys) & set((item_schema or {}).get("x-dgdlint-relaxed") or ()):
+    declared = (item_schema or {}).get(KEY_DEFAULTS) or {}
+    out = {k: declared[k] for k in keys if k in declared}
+    out.update({k: properties[k]["default"] for k in keys
+                if isinstance(properties.get(k), dict) and "default" in properties[k]})
+    return out
+
+
+def keyless(node: dict, items: list, item_schema: dict | None = None) -> list[int]:
+    """The indexes of the items of a `map` list that server-side apply cannot key: a null item, or one that
+    holds none of its keys when no key has a default (the schema's, Go's TCP of a port's protocol, or the one
+    a built-in kind's OpenAPI declares)."""
+    keys = [k for k in node.get("x-kubernetes-list-map-keys") or [] if isinstance(k, str)]
+    if node.get("x-kubernetes-list-type") != "map" or not keys:
         return []
+    unkeyed = "protocol" not in keys and not key_defaults(keys, item_schema)
     return [index for index, item in enumerate(items)
-            if isinstance(item, dict) and all(item.get(key) is None for key in keys)]
+            if is_null(item) or (unkeyed and isinstance(item, dict) and all(item.get(key) is None for key in keys))]
+
+
+def is_null(item: object) -> bool:
+    """An item written as null (a built-in kind's is read as an empty object: nulls.NullItem)."""
+    return item is None or type(item) is NullItem
 
 
 def _repeated(found: dict, seen: dict, key, index: int) -> bool:
@@ -91,8 +108,9 @@ def _repeated(found: dict, seen: dict, key, index: int) -> bool:
     return False
 
 
-def _describe(keys: list[str], item: dict) -> str:
-    return ", ".join(f"{key} {_short(item.get(key))}" for key in keys)
+def _describe(keys: list[str], item: dict, defaults: dict) -> str:
+    return ", ".join(f"{key} {_short(item[key] if item.get(key) is not None else defaults.get(key))}"
+                     for key in keys)
 
 
 def _short(value: object) -> str:

@@ -23,6 +23,11 @@ _ZERO_OF_TYPE = (("object", dict), ("array", list), ("string", str), ("integer",
                  ("boolean", bool))
 
 
+class NullItem(dict):
+    """A list item written as null that Go decodes as an empty object: empty to every check, but known to the
+    list-key check, as server-side apply refuses a null item of a keyed list (listtypes.keyless)."""
+
+
 def zero_nulls(value: object, schema: object, definitions: dict) -> object:
     """A built-in kind's value as Go decodes it (see above), its types read from `schema` and the `$defs`
     its `$ref`s name."""
@@ -39,8 +44,14 @@ def zero_nulls(value: object, schema: object, definitions: dict) -> object:
                 out[key] = item  # unknown: the schema reports it, null or not
         return out
     if isinstance(value, list) and items is not None:
-        return [_zero(items, definitions) if item is None else zero_nulls(item, items, definitions) for item in value]
+        return [_null_item(items, definitions) if item is None else zero_nulls(item, items, definitions)
+                for item in value]
     return value
+
+
+def _null_item(schema: dict, definitions: dict) -> object:
+    zero = _zero(schema, definitions)
+    return NullItem() if type(zero) is dict else zero
 
 
 def _zero(schema: dict, definitions: dict) -> object:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from dgdlint.schema.cel import CelRule, CelRuntime, field_path_parts
 from dgdlint.schema.defaults import apply_defaults
-from dgdlint.schema.listtypes import duplicates, keyless, map_key
+from dgdlint.schema.listtypes import duplicates, is_null, keyless, map_key
 from dgdlint.schema.refs import child_nodes, resolve, subtree_holds
 
 ABSENT = object()
@@ -175,5 +175,5 @@ class SchemaWalker:
         keys = ", ".join(str(key) for key in node.get("x-kubernetes-list-map-keys") or [])
         for index in keyless(node, value, item_schema):
             name = path[-1] if path and isinstance(path[-1], str) else "list"
-            yield Violation("keyless", path + (index,), f"entry of {name} holds none of its list-map keys ({keys})",
-                            list_name=str(name))
+            what = "is null" if is_null(value[index]) else f"holds none of its list-map keys ({keys})"
+            yield Violation("keyless", path + (index,), f"entry of {name} {what}", list_name=str(name))
