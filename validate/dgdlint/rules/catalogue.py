@@ -108,7 +108,11 @@ STAGE_FINDINGS = {
     "kubernetes-list-duplicate": ("schema", "error", "A built-in object's list repeats a key (containers, volumes, "
                                   "volumeMounts...; ports and imagePullSecrets: a warning, as the API server warns), "
                                   "or has an entry with none of its keys (a ServiceAccount's secrets entry without "
-                                  "a name)."),
+                                  "a name) or a null entry, which server-side apply refuses."),
+    "kubernetes-field-dropped": ("schema", "warning", "A field the API server drops as it stores the object, its "
+                                 "feature gate being off by default (a container's lifecycle.stopSignal, a volume's "
+                                 "defaultUser): it is taken without a word and has no effect. Also in a "
+                                 "DynamoGraphDeployment's pod templates, whose pods the server makes the same."),
     "schema-skipped": ("schema", "info",
                        "No CRD given and no bundled schemas: custom resources were not schema-checked."),
     "schema-unavailable": ("schema", "info", "No schema is at hand for this kind: skipped."),

@@ -71,6 +71,7 @@ class SchemaStage:
         self.previous: dict[str, KObject] = {}
         self._cel_runtime = None
         self._quantity_walker = None
+        self._dropped_fields = None
         self._walkers: dict[int, object] = {}
         self._reported_uncompiled: set[str] = set()
 
@@ -108,6 +109,11 @@ class SchemaStage:
                 # Like the API server, the CEL rules wait until no field has the wrong type (their errors would
                 # only restate the type error, or fail to evaluate).
                 findings.extend(self._beyond_structure(obj, instance, crd.schema, None, builtin=False, cel=not blocked))
+                if group == DYNAMO_GROUP and kind == "DynamoGraphDeployment":  # a field the CRD refuses: said
+                    refused = {finding.path for finding in structural}
+                    dropped = self._dropped(obj, self._dropped_walker().in_graph(instance),
+                                            " in the pods the operator makes of it")
+                    findings.extend(finding for finding in dropped if finding.path not in refused)
                 continue
             found = self.builtins.validators(obj.api_version, kind)
             if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
@@ -119,6 +125,7 @@ class SchemaStage:
                 findings.extend(self._quantities(obj, instance, found[2], source))
                 findings.extend(self._beyond_structure(obj, instance, found[2], self.builtins.definitions(),
                                                        builtin=True))
+                findings.extend(self._dropped(obj, self._dropped_walker().found(instance, found[2])))
                 continue
             # A custom resource whose CRD was not given (or lacks this version).
             known = sorted(v for g, k, v in self.crds if g == group and k == kind)
@@ -197,6 +204,27 @@ class SchemaStage:
             self._quantity_walker = QuantityWalker(self.builtins.definitions())
         return [object_finding(obj, "kubernetes-schema", "error", f"{message} [{source}]", remediation, path)
                 for path, message, remediation in self._quantity_walker.bad(instance, schema)]
+
+    def _dropped_walker(self):
+        if self._dropped_fields is None:
+            from dgdlint.schema.dropped import DroppedWalker
+
+            self.builtins.validators("v1", "Pod")  # the definitions are read with a kind's schema
+            self._dropped_fields = DroppedWalker(self.builtins.definitions())
+        return self._dropped_fields
+
+    def _dropped(self, obj: KObject, found, where: str = "") -> list[Finding]:
+        from dgdlint.schema.dropped import dropped_table
+
+        version = dropped_table()[0]
+        if not f"{self.builtins.version}.".startswith(f"{version}."):  # the table is of that release's gates
+            return []
+        return [object_finding(obj, "kubernetes-field-dropped", "warning",
+                               f"{field} is dropped by the API server{where}: its feature gate {gate} is off by "
+                               f"default in Kubernetes {version}, so it is stored without it and has no effect",
+                               f"Leave {field} out, or enable the {gate} feature gate on the API server (and the "
+                               "nodes) first.", path)
+                for path, field, gate in found]
 
     def _runtime(self):
         if self._cel_runtime is None:

@@ -1,0 +1,80 @@
+"""Fields the API server drops as it stores a built-in object, their feature gate being off by default
+(data/dropped-fields.yaml): a manifest that writes one is taken without a word, and the field has no effect.
+The walk finds them by the definition that holds them in the kind's schema, so they are found wherever that
+definition is used (every container, volume and probe of every pod template); a DynamoGraphDeployment's pod
+templates, which the operator copies into pods, are walked with the pod's own definitions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from dgdlint.datafiles import data_file
+from dgdlint.schema.refs import children, ref_name, resolve, subtree_holds
+
+POD_SPEC = "io.k8s.api.core.v1.PodSpec"
+CONTAINER = "io.k8s.api.core.v1.Container"
+
+
+@cache
+def dropped_table() -> tuple[str, dict[str, dict[str, str]]]:
+    """(the Kubernetes version the table is of, {definition: {field: its feature gate}})."""
+    data = data_file("dropped-fields.yaml")
+    table: dict[str, dict[str, str]] = {}
+    for entry in data["fields"]:
+        table.setdefault(entry["definition"], {})[entry["field"]] = entry["gate"]
+    return str(data["kubernetes"]), table
+
+
+class DroppedWalker:
+    """The dropped fields below one schema node; which subtrees hold a definition of the table is learned once
+    per schema node."""
+
+    def __init__(self, definitions: dict):
+        self.definitions = definitions
+        _, self.table = dropped_table()
+        self._holds: dict[int, bool] = {}
+        holders = {id(definitions[name]) for name in self.table if name in definitions}
+        self._is_holder = lambda node: id(node) in holders
+
+    def found(self, value: object, schema: object, path: tuple = ()) -> Iterator[tuple[tuple, str, str]]:
+        """(path, field, gate) of each dropped field `value` writes (not null: a null field is no field)."""
+        fields = self.table.get(ref_name(schema), {})
+        node = resolve(schema, self.definitions)
+        if not subtree_holds(node, self._is_holder, self._holds, self.definitions):
+            return
+        properties, values, items = children(node)
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in fields and item is not None:
+                    yield path + (key,), key, fields[key]
+                    continue
+                below = properties.get(key, values)
+                if below is not None:
+                    yield from self.found(item, below, path + (key,))
+        elif isinstance(value, list) and items is not None:
+            for index, item in enumerate(value):
+                yield from self.found(item, items, path + (index,))
+
+    def in_pod_spec(self, spec: object, path: tuple) -> Iterator[tuple[tuple, str, str]]:
+        """The dropped fields of a pod spec as a DynamoGraphDeployment writes it: a v1alpha1 extraPodSpec's
+        mainContainer is a container."""
+        if not isinstance(spec, dict):
+            return
+        yield from self.found({k: v for k, v in spec.items() if k != "mainContainer"}, {"$ref": POD_SPEC}, path)
+        if "mainContainer" in spec:
+            yield from self.found(spec["mainContainer"], {"$ref": CONTAINER}, path + ("mainContainer",))
+
+    def in_graph(self, graph: dict) -> Iterator[tuple[tuple, str, str]]:
+        """The dropped fields of a DynamoGraphDeployment's pod templates (v1beta1 components' podTemplate,
+        v1alpha1 services' extraPodSpec)."""
+        spec = graph.get("spec") if isinstance(graph.get("spec"), dict) else {}
+        components = spec.get("components") if isinstance(spec.get("components"), list) else []
+        for index, component in enumerate(components):
+            template = component.get("podTemplate") if isinstance(component, dict) else None
+            if isinstance(template, dict):
+                yield from self.in_pod_spec(template.get("spec"), ("spec", "components", index, "podTemplate", "spec"))
+        services = spec.get("services") if isinstance(spec.get("services"), dict) else {}
+        for name, service in services.items():
+            if isinstance(service, dict):
+                yield from self.in_pod_spec(service.get("extraPodSpec"), ("spec", "services", name, "extraPodSpec"))
