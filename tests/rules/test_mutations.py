@@ -448,8 +448,12 @@ MUTANTS = [
      "resource-claim-invalid"),  # a field named inside a string refused
     ("rules/device_cel.py", "if names and not any(", "if names and any(",
      "resource-claim-invalid"),  # a Kubernetes library name taken for the user's mistake
-    ("rules/resource_claim.py", "value not in (None, \"\", 0)", "value not in (None, 0)",
+    ("rules/metadata.py", 'return not (value == "" or (', "return not ((",
      "resource-claim-invalid"),  # an empty template name taken for one set
+    ("rules/metadata.py", "if key in _POINTER_FIELDS or isinstance(", "if isinstance(",
+     "resource-claim-invalid"),  # a template's deletionGracePeriodSeconds of 0 taken for unset
+    ("rules/metadata.py", "if key in _POINTER_FIELDS or isinstance(", "if isinstance(",
+     "pod-spec-invalid"),  # the same in an ephemeral volume's claim template
     ("rules/resource_claim.py", 'if key not in ("labels", "annotations") and', 'if key not in ("labels",) and',
      "resource-claim-invalid"),  # template annotations refused
     ("rules/device_class.py", 'if "/" not in name or "kubernetes.io/" in name:', 'if "/" not in name:',

@@ -10,6 +10,7 @@ from dgdlint.cosmos import placeholder_in
 from dgdlint.model import Model, Pvc, as_list, as_map, as_str
 from dgdlint.model.claims import sources_on_create
 from dgdlint.quantity import go_quantity
+from dgdlint.rules.metadata import template_field_set
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.selectors import selector_problems
 from dgdlint.rules.syntax import (
@@ -66,9 +67,8 @@ def template_claim_problems(ephemeral: dict, where: tuple, attributes_class: boo
         return
     where = where + ("volumeClaimTemplate",)
     metadata = as_map(template.get("metadata"))
-    for key, value in metadata.items():  # a zero value ("", 0, false) is unset, as the server compares them
-        if key not in ("labels", "annotations") and value is not None and not (value in ("", 0) and
-                                                                                not isinstance(value, list)):
+    for key, value in metadata.items():  # a zero value ("", 0) is unset, as the server compares them
+        if key not in ("labels", "annotations") and template_field_set(key, value):
             yield where + ("metadata", key), f"a claim template's metadata takes labels and annotations only, " \
                                              f"not {key} (the claim is named after the pod and the volume)"
     for key, value in as_map(metadata.get("labels")).items():

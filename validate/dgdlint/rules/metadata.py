@@ -177,6 +177,21 @@ def _owner_problems(references: object):
                 controller = name
 
 
+# ObjectMeta's pointer fields: any value sets them, 0 included.
+_POINTER_FIELDS = ("deletionGracePeriodSeconds", "deletionTimestamp")
+
+
+def template_field_set(key: str, value: object) -> bool:
+    """Whether a template's metadata field is set as the API server tells (ValidateTemplateObjectMeta compares
+    each field with its Go zero value): a null never; a pointer field or a list by any value, 0 and [] included;
+    a string or a number unless it is "" or 0 (checked against a real API server)."""
+    if value is None:
+        return False
+    if key in _POINTER_FIELDS or isinstance(value, (list, dict)):
+        return True
+    return not (value == "" or (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0))
+
+
 def annotations_size(table: dict) -> int:
     """The bytes the server counts in an annotations map: each key and string value in UTF-8."""
     return sum(len(str(key).encode("utf-8", "surrogatepass"))

@@ -25,7 +25,7 @@ import re
 
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.device_config import opaque_problems, selector_problems
-from dgdlint.rules.metadata import table_problems
+from dgdlint.rules.metadata import table_problems, template_field_set
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.syntax import (
     as_int,
@@ -231,13 +231,13 @@ def device_claim_problems(devices: dict, at: tuple):
 
 def template_metadata_problems(metadata: dict):
     """A template's spec.metadata, the metadata of the claims made of it: labels and annotations of
-    Kubernetes' syntax, and nothing else set (a field left empty, null or 0 is not set)."""
+    Kubernetes' syntax, and nothing else set (metadata.template_field_set)."""
     at = ("spec", "metadata")
     for key in ("labels", "annotations"):
         if isinstance(metadata.get(key), dict):
             yield from table_problems(metadata[key], key, at + (key,))
     for key, value in metadata.items():
-        if key not in ("labels", "annotations") and value not in (None, "", 0) and value != [] and value != {}:
+        if key not in ("labels", "annotations") and template_field_set(key, value):
             yield at + (key,), f"template metadata sets {key}; only labels and annotations are taken (each " \
                                "claim made of the template is named after its pod)"
 
