@@ -1,0 +1,414 @@
+"""The Dynamo operator's validating webhook, case by case: each case is a small manifest (or an old and a
+new one, for what the webhook checks on an update) built here, the webhook function it exercises, and
+the verdict read from that function in the operator's source (ai-dynamo/dynamo at 2a6da14c, under
+deploy/operator/internal/webhook/validation/). The cases follow the situations the operator's own unit
+tests cover (replicas, multinode, shared memory, volume mounts, ingress, restart, scaling adapter,
+annotations, what an update may not change), written anew.
+
+`expect` is the set of rules that report an error: `crd-schema` where the CRD's schema or CEL refuses the
+object before the webhook sees it, the dgdlint rule the parity table maps the webhook's check to, or
+nothing where the webhook admits the object. A create case runs `dgdlint check`, an update case
+`dgdlint diff OLD NEW`."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+import yaml
+
+from dgdlint.cli import main
+
+IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.0"
+GPU = {"limits": {"nvidia.com/gpu": "1"}}
+
+
+def _main(command: list[str], resources: dict | None = None) -> dict:
+    container = {"name": "main", "image": IMAGE, "command": ["python3", "-m", command[0]], "args": command[1:]}
+    if resources:
+        container["resources"] = copy.deepcopy(resources)
+    return container
+
+
+def beta() -> dict:
+    """A disaggregated-free v1beta1 graph: a frontend and one vLLM worker with a GPU."""
+    return {
+        "apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment",
+        "metadata": {"name": "qwen3-agg"},
+        "spec": {"backendFramework": "vllm", "components": [
+            {"name": "Frontend", "type": "frontend",
+             "podTemplate": {"spec": {"containers": [_main(["dynamo.frontend"])]}}},
+            {"name": "VllmWorker", "type": "worker",
+             "podTemplate": {"spec": {"containers": [
+                 _main(["dynamo.vllm", "--model", "Qwen/Qwen3-0.6B"], GPU)]}}},
+        ]},
+    }
+
+
+def alpha() -> dict:
+    """The same graph as a v1alpha1 object: services keyed by name, the main container in extraPodSpec."""
+    def service(kind: str, command: list[str], resources: dict | None) -> dict:
+        spec = {"componentType": kind, "replicas": 1,
+                "extraPodSpec": {"mainContainer": {"image": IMAGE, "command": ["python3", "-m", command[0]],
+                                                   "args": command[1:]}}}
+        if resources:
+            spec["resources"] = {"limits": {"gpu": "1"}}
+        return spec
+    return {
+        "apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+        "metadata": {"name": "qwen3-agg"},
+        "spec": {"backendFramework": "vllm", "services": {
+            "Frontend": service("frontend", ["dynamo.frontend"], None),
+            "VllmWorker": service("worker", ["dynamo.vllm", "--model", "Qwen/Qwen3-0.6B"], GPU),
+        }},
+    }
+
+
+def worker(dgd: dict) -> dict:
+    if dgd["apiVersion"].endswith("v1alpha1"):
+        return dgd["spec"]["services"]["VllmWorker"]
+    return dgd["spec"]["components"][1]
+
+
+def ann(values: dict[str, str]) -> Callable[[dict], object]:
+    """Set metadata annotations on the graph."""
+    return lambda dgd: dgd["metadata"].setdefault("annotations", {}).update(values)
+
+
+NO_GROVE = {"nvidia.com/enable-grove": "false"}
+
+
+@dataclass
+class Case:
+    name: str
+    function: str  # the webhook function (or the CRD, for crd-schema) whose verdict the case holds
+    new: Callable[[], dict]
+    expect: set[str] = field(default_factory=set)
+    old: Callable[[], dict] | None = None  # an update case: the object as stored
+
+
+def changed(base: Callable[[], dict], *edits: Callable[[dict], object]) -> Callable[[], dict]:
+    def build() -> dict:
+        dgd = base()
+        for edit in edits:
+            edit(dgd)
+        return dgd
+    return build
+
+
+def setw(**fields) -> Callable[[dict], object]:
+    """Set fields on the worker component (or service)."""
+    return lambda dgd: worker(dgd).update(copy.deepcopy(fields))
+
+
+def setspec(**fields) -> Callable[[dict], object]:
+    return lambda dgd: dgd["spec"].update(copy.deepcopy(fields))
+
+
+CASES: list[Case] = []
+
+
+def add(*cases: Case) -> None:
+    CASES.extend(cases)
+
+
+def setpath(path: str, value) -> Callable[[dict], object]:
+    """Set a value at a dotted path from the object's root (list indexes as numbers), making maps on the way."""
+    def edit(dgd: dict) -> None:
+        keys = [int(k) if k.isdigit() else k for k in path.split(".")]
+        node = dgd
+        for key in keys[:-1]:
+            node = node[key] if isinstance(key, int) else node.setdefault(key, {})
+        node[keys[-1]] = copy.deepcopy(value)
+    return edit
+
+
+def append(path: str, value) -> Callable[[dict], object]:
+    def edit(dgd: dict) -> None:
+        node = dgd
+        for key in [int(k) if k.isdigit() else k for k in path.split(".")]:
+            node = node[key]
+        node.append(copy.deepcopy(value))
+    return edit
+
+
+def drop(path: str) -> Callable[[dict], object]:
+    def edit(dgd: dict) -> None:
+        keys = [int(k) if k.isdigit() else k for k in path.split(".")]
+        node = dgd
+        for key in keys[:-1]:
+            node = node[key]
+        del node[keys[-1]]
+    return edit
+
+
+W = "spec.components.1"  # the v1beta1 worker
+MAIN = W + ".podTemplate.spec.containers.0"
+INTER_POD = {"gpuMemoryService": {"mode": "InterPod"}}
+INTRA_POD = {"gpuMemoryService": {"mode": "IntraPod"}}
+CONTAINER_DISCOVERY = {"nvidia.com/dynamo-kube-discovery-mode": "container"}
+
+# --- create: the graph spec (validateDynamoGraphDeploymentSpec)
+add(
+    Case("a graph of a frontend and a worker is admitted", "validateDynamoGraphDeploymentSpec", beta),
+    Case("a graph without components", "validateDynamoGraphDeploymentSpec",
+         changed(beta, setspec(components=[])), {"no-components"}),
+    Case("a negative replica count is the CRD's (minimum 0)", "CRD schema",
+         changed(beta, setw(replicas=-1)), {"crd-schema"}),
+    Case("zero replicas are admitted", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(replicas=0))),
+    Case("minAvailable off the Grove pathway", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, ann(NO_GROVE), setw(minAvailable=1)), {"grove-pathway-required"}),
+    Case("minAvailable on the Grove pathway", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(replicas=2, minAvailable=2))),
+    # The defaulting webhook runs first and, on a create, overwrites the workload provider with the one
+    # nvidia.com/enable-grove selects (defaultWorkloadProvider): the manifest's own value is not read.
+    Case("minAvailable beside a manifest's workload-provider component", "defaultWorkloadProvider",
+         changed(beta, ann({"nvidia.com/workload-provider": "component"}), setw(minAvailable=1))),
+    Case("priorityClassName off the Grove pathway", "validateDynamoGraphDeploymentSpec",
+         changed(beta, ann(NO_GROVE), setspec(priorityClassName="inference-high")), {"grove-pathway-required"}),
+    Case("priorityClassName on the Grove pathway", "validateDynamoGraphDeploymentSpec",
+         changed(beta, setspec(priorityClassName="inference-high"))),
+    Case("spec.restart on create is the CRD's (CEL: unset on create)", "CRD x-kubernetes-validations",
+         changed(beta, setspec(restart={"id": "r1"})), {"crd-cel-rule"}),
+    Case("a component topologyConstraint without spec.topologyConstraint", "validateDynamoGraphDeploymentSpec",
+         changed(beta, setw(topologyConstraint={"packDomain": "rack"})), {"topology-constraint-incomplete"}),
+    Case("spec.topologyConstraint without packDomain and no component constraint",
+         "validateDynamoGraphDeploymentSpec",
+         changed(beta, setspec(topologyConstraint={"clusterTopologyName": "gb200-topology"})),
+         {"topology-constraint-incomplete"}),
+    Case("spec.topologyConstraint without packDomain beside a component constraint",
+         "validateDynamoGraphDeploymentSpec",
+         changed(beta, setspec(topologyConstraint={"clusterTopologyName": "gb200-topology"}),
+                 setw(topologyConstraint={"packDomain": "rack"}))),
+)
+
+# --- create: Grove resource names (validateDynamoGraphDeploymentSpec, dgdComponentResourceNameLength):
+# the PodCliqueSet name is shortened to what 45 characters leave, never below 8, so a single-node
+# component name of 37 characters fits and one of 38 does not, whatever the graph's name.
+LONG_GRAPH = "qwen3-" + "a" * 55
+add(
+    Case("a 37-character component under a long graph name fits", "dgdComponentResourceNameLength",
+         changed(beta, setpath("metadata.name", LONG_GRAPH), setw(name="w" + "o" * 36))),
+    Case("a 38-character component under a long graph name overflows", "dgdComponentResourceNameLength",
+         changed(beta, setpath("metadata.name", LONG_GRAPH), setw(name="w" + "o" * 37)), {"grove-name-budget"}),
+    Case("a 38-character component off the Grove pathway is not measured", "validateDynamoGraphDeploymentSpec",
+         changed(beta, ann(NO_GROVE), setpath("metadata.name", LONG_GRAPH), setw(name="w" + "o" * 37))),
+)
+
+# --- create: annotations (validateObjectMeta)
+for key, value, bad in [
+    ("nvidia.com/dynamo-operator-origin-version", "1.5.0", False),
+    ("nvidia.com/dynamo-operator-origin-version", "v1.5", False),
+    ("nvidia.com/dynamo-operator-origin-version", "latest", True),
+    ("nvidia.com/vllm-distributed-executor-backend", "mp", False),
+    ("nvidia.com/vllm-distributed-executor-backend", "Ray", False),
+    ("nvidia.com/vllm-distributed-executor-backend", "torchrun", True),
+    ("nvidia.com/dynamo-kube-discovery-mode", "pod", False),
+    ("nvidia.com/dynamo-kube-discovery-mode", "container", False),
+    ("nvidia.com/dynamo-kube-discovery-mode", "endpoints", True),
+    ("nvidia.com/grove-update-strategy", "RollingRecreate", False),
+    ("nvidia.com/grove-update-strategy", "OnDelete", False),
+    ("nvidia.com/grove-update-strategy", "rolling", True),
+]:
+    add(Case(f"annotation {key}={value}", "validateObjectMeta", changed(beta, ann({key: value})),
+             {"operator-annotation-invalid"} if bad else set()))
+
+# --- create: component fields (validateDynamoComponentDeploymentSharedSpec and what it calls)
+add(
+    Case("a negative sharedMemorySize", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(sharedMemorySize="-1Gi")), {"shared-memory-negative"}),
+    Case("sharedMemorySize 0 (shared memory off)", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(sharedMemorySize="0"))),
+    Case("sharedMemorySize 8Gi", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(sharedMemorySize="8Gi"))),
+    Case("a multinode worker of two nodes", "validateMultinodeSpec",
+         changed(beta, setw(multinode={"nodeCount": 2}))),
+    Case("a multinode nodeCount of 1 is the CRD's (minimum 2)", "CRD schema",
+         changed(beta, setw(multinode={"nodeCount": 1})), {"crd-schema"}),
+    Case("frontendSidecar naming no container", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(frontendSidecar="frontend")), {"frontend-sidecar-invalid"}),
+    Case("frontendSidecar naming a container of the pod", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(frontendSidecar="frontend"),
+                 append(W + ".podTemplate.spec.containers",
+                        {"name": "frontend", "image": IMAGE, "command": ["python3", "-m", "dynamo.frontend"]}))),
+    Case("an epp component with two replicas", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setpath("spec.components.0", {
+             "name": "Epp", "type": "epp", "replicas": 2,
+             "eppConfig": {"configMapRef": {"name": "epp-config", "key": "epp.yaml"}},
+             "podTemplate": {"spec": {"containers": [{"name": "main", "image": IMAGE}]}}})),
+         {"epp-component-invalid"}),
+    Case("an epp component without eppConfig", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setpath("spec.components.0", {
+             "name": "Epp", "type": "epp", "replicas": 1,
+             "podTemplate": {"spec": {"containers": [{"name": "main", "image": IMAGE}]}}})),
+         {"epp-component-invalid"}),
+    Case("the main container without an image", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, drop(MAIN + ".image")), {"main-image-missing"}),
+    Case("a main image tag that is no runtime version, no override", "runtimeVersionOverrideRequired",
+         changed(beta, setpath(MAIN + ".image", IMAGE.replace("1.6.0", "nightly"))),
+         {"runtime-version-required"}),
+    Case("a main image tag that is no runtime version, with an override", "runtimeVersionOverrideRequired",
+         changed(beta, setpath(MAIN + ".image", IMAGE.replace("1.6.0", "nightly")),
+                 setw(runtimeVersionOverride="1.6.0"))),
+)
+
+# --- create: experimental (validateExperimentalSpec, validateGPUMemoryServiceSpec, validateFailoverSpec)
+add(
+    Case("intra-pod GPU memory service on a worker with a GPU", "validateGPUMemoryServiceSpec",
+         changed(beta, setw(experimental=INTRA_POD))),
+    Case("the GPU memory service without a GPU", "validateGPUMemoryServiceSpec",
+         changed(beta, setw(experimental=INTRA_POD), drop(MAIN + ".resources")), {"gpu-memory-service-invalid"}),
+    Case("the GPU memory service on a frontend", "validateGPUMemoryServiceSpec",
+         changed(beta, setpath("spec.components.0.experimental", INTRA_POD)), {"gpu-memory-service-invalid"}),
+    Case("extraClientContainers naming no container", "validateGPUMemoryServiceSpec",
+         changed(beta, setw(experimental={"gpuMemoryService": {"mode": "IntraPod",
+                                                               "extraClientContainers": ["loader"]}})),
+         {"gpu-memory-service-invalid"}),
+    Case("inter-pod GPU memory service on the Grove pathway with vLLM", "validateDynamoGraphDeploymentSpec",
+         changed(beta, setw(experimental=INTER_POD))),
+    Case("inter-pod GPU memory service off the Grove pathway", "validateDynamoGraphDeploymentSpec",
+         changed(beta, ann(NO_GROVE), setw(experimental=INTER_POD)), {"grove-pathway-required"}),
+    Case("inter-pod GPU memory service with sglang", "validateDynamoGraphDeploymentSpec",
+         changed(beta, setspec(backendFramework="sglang"), setw(experimental=INTER_POD),
+                 setpath(MAIN + ".command", ["python3", "-m", "dynamo.sglang"]),
+                 setpath(MAIN + ".args", ["--model-path", "Qwen/Qwen3-0.6B"]),
+                 setpath("spec.components.0.podTemplate.spec.containers.0.image",
+                         IMAGE.replace("vllm-runtime", "sglang-runtime")),
+                 setpath(MAIN + ".image", IMAGE.replace("vllm-runtime", "sglang-runtime"))),
+         {"gpu-memory-service-invalid"}),
+    Case("intra-pod failover without container discovery", "validateObjectMeta",
+         changed(beta, setw(experimental={**INTRA_POD, "failover": {"mode": "IntraPod"}})),
+         {"intra-pod-failover-discovery"}),
+    Case("intra-pod failover with container discovery", "validateObjectMeta",
+         changed(beta, ann(CONTAINER_DISCOVERY), setw(experimental={**INTRA_POD, "failover": {"mode": "IntraPod"}}))),
+    Case("inter-pod failover without the GPU memory service", "validateFailoverSpec",
+         changed(beta, setw(experimental={"failover": {"mode": "InterPod", "numShadows": 1}})),
+         {"failover-invalid"}),
+    Case("inter-pod failover beside an intra-pod GPU memory service", "validateFailoverSpec",
+         changed(beta, ann(CONTAINER_DISCOVERY),
+                 setw(experimental={**INTRA_POD, "failover": {"mode": "InterPod", "numShadows": 1}})),
+         {"failover-invalid"}),
+    Case("inter-pod failover beside an inter-pod GPU memory service", "validateFailoverSpec",
+         changed(beta, setw(experimental={**INTER_POD, "failover": {"mode": "InterPod", "numShadows": 1}}))),
+    Case("failover numShadows 2 is the CRD's (maximum 1)", "CRD schema",
+         changed(beta, setw(experimental={**INTER_POD, "failover": {"mode": "InterPod", "numShadows": 2}})),
+         {"crd-schema"}),
+    Case("grove.forceScalingGroup off the Grove pathway", "validateGroveSpec",
+         changed(beta, ann(NO_GROVE), setw(experimental={"grove": {"forceScalingGroup": True}})),
+         {"grove-pathway-required"}),
+    Case("grove.forceScalingGroup false off the Grove pathway", "validateGroveSpec",
+         changed(beta, ann(NO_GROVE), setw(experimental={"grove": {"forceScalingGroup": False}}))),
+    Case("checkpoint job gmsClientContainers without the GPU memory service", "validateComponentCheckpointJobConfig",
+         changed(beta, setw(experimental={"checkpoint": {"enabled": False,
+                                                         "job": {"gmsClientContainers": ["saver"]}}})),
+         {"checkpoint-incompatible"}),
+)
+
+# --- create: a v1alpha1 graph, validated as the hub it converts to plus its v1alpha1-only fields
+# (validateDynamoGraphDeploymentSpecV1alpha1, validateDynamoComponentDeploymentSharedSpecV1alpha1)
+add(
+    Case("a v1alpha1 graph is admitted", "validateDynamoGraphDeploymentSpecV1alpha1", alpha),
+    Case("a volume mount without mountPoint", "validateVolumeMountV1alpha1",
+         changed(alpha, setw(volumeMounts=[{"name": "model-cache"}]),
+                 setspec(pvcs=[{"name": "model-cache", "create": False}])),
+         {"volume-mount-point-missing"}),
+    Case("a volume mount with mountPoint", "validateVolumeMountV1alpha1",
+         changed(alpha, setw(volumeMounts=[{"name": "model-cache", "mountPoint": "/models"}]),
+                 setspec(pvcs=[{"name": "model-cache", "create": False}]))),
+    Case("a compilation-cache volume mount without mountPoint", "validateVolumeMountV1alpha1",
+         changed(alpha, setw(volumeMounts=[{"name": "jit-cache", "useAsCompilationCache": True}]),
+                 setspec(pvcs=[{"name": "jit-cache", "create": False}]))),
+    Case("an enabled ingress without host", "validateIngressSpecV1alpha1",
+         changed(alpha, setpath("spec.services.Frontend.ingress", {"enabled": True})), {"ingress-host-missing"}),
+    Case("an enabled ingress with host", "validateIngressSpecV1alpha1",
+         changed(alpha, setpath("spec.services.Frontend.ingress", {"enabled": True, "host": "qwen.example.com"}))),
+    Case("a disabled ingress without host", "validateIngressSpecV1alpha1",
+         changed(alpha, setpath("spec.services.Frontend.ingress", {"enabled": False}))),
+    Case("a service's vllm-distributed-executor-backend=ray", "validateDynamoComponentDeploymentSharedSpecV1alpha1",
+         changed(alpha, setw(annotations={"nvidia.com/vllm-distributed-executor-backend": "ray"}))),
+    Case("a service's vllm-distributed-executor-backend=gloo", "validateDynamoComponentDeploymentSharedSpecV1alpha1",
+         changed(alpha, setw(annotations={"nvidia.com/vllm-distributed-executor-backend": "gloo"})),
+         {"operator-annotation-invalid"}),
+    Case("a spec.pvcs entry without name is the v1alpha1 CRD's (name required)", "CRD schema",
+         changed(alpha, setspec(pvcs=[{"create": False}])), {"crd-schema"}),
+    # The webhook's own check reaches a pvcs entry restored from a v1beta1 object's conversion record.
+    Case("a v1beta1 graph whose dgd-spec record holds a pvcs entry without name", "validatePVCV1alpha1",
+         changed(beta, ann({"nvidia.com/dgd-spec": '{"pvcs":[{"create":false}]}'})),
+         {"operator-conversion-record-refused"}),
+    Case("a v1beta1 graph whose dgd-spec record holds a named pvcs entry", "validatePVCV1alpha1",
+         changed(beta, ann({"nvidia.com/dgd-spec": '{"pvcs":[{"name":"model-cache","create":false}]}'}))),
+    Case("sharedMemory enabled without size is the v1alpha1 CRD's (CEL)", "CRD x-kubernetes-validations",
+         changed(alpha, setw(sharedMemory={"disabled": False})), {"crd-cel-rule"}),
+    Case("sharedMemory disabled without size", "ConvertFromSharedMemorySpec",
+         changed(alpha, setw(sharedMemory={"disabled": True}))),
+    # The CRD's rule wants a size above zero, and the webhook sees the same size as a negative
+    # sharedMemorySize (ConvertFromSharedMemorySpec): both refuse it.
+    Case("sharedMemory of a negative size", "validateDynamoComponentDeploymentSharedSpec",
+         changed(alpha, setw(sharedMemory={"size": "-2Gi"})), {"crd-cel-rule", "shared-memory-negative"}),
+    Case("frontendSidecar beside a container named sidecar-frontend",
+         "validateDynamoComponentDeploymentSharedSpecV1alpha1",
+         changed(alpha, setw(frontendSidecar={"image": IMAGE}),
+                 setpath("spec.services.VllmWorker.extraPodSpec.containers",
+                         [{"name": "sidecar-frontend", "image": IMAGE}])),
+         {"frontend-sidecar-invalid"}),
+    Case("frontendSidecar beside another container", "validateDynamoComponentDeploymentSharedSpecV1alpha1",
+         changed(alpha, setw(frontendSidecar={"image": IMAGE}),
+                 setpath("spec.services.VllmWorker.extraPodSpec.containers",
+                         [{"name": "metrics-exporter", "image": "prom/node-exporter:v1.8.2"}]))),
+    Case("intra-pod failover with two shadows", "validateFailoverSpecV1alpha1",
+         changed(alpha, ann(CONTAINER_DISCOVERY),
+                 setw(gpuMemoryService={"enabled": True, "mode": "intraPod"},
+                      failover={"enabled": True, "mode": "intraPod", "numShadows": 2})),
+         {"failover-invalid"}),
+    Case("intra-pod failover with one shadow", "validateFailoverSpecV1alpha1",
+         changed(alpha, ann(CONTAINER_DISCOVERY),
+                 setw(gpuMemoryService={"enabled": True, "mode": "intraPod"},
+                      failover={"enabled": True, "mode": "intraPod", "numShadows": 1}))),
+    Case("disabled failover with two shadows (dormant)", "validateFailoverSpecV1alpha1",
+         changed(alpha, setw(gpuMemoryService={"enabled": True, "mode": "interPod"},
+                             failover={"enabled": False, "numShadows": 2}))),
+    Case("v1alpha1 inter-pod failover without the GPU memory service", "validateFailoverSpec",
+         changed(alpha, setw(failover={"enabled": True, "mode": "interPod", "numShadows": 1})),
+         {"failover-invalid"}),
+    Case("v1alpha1 inter-pod failover beside an intra-pod GPU memory service", "validateFailoverSpec",
+         changed(alpha, ann(CONTAINER_DISCOVERY),
+                 setw(gpuMemoryService={"enabled": True, "mode": "intraPod"},
+                      failover={"enabled": True, "mode": "interPod", "numShadows": 1})),
+         {"failover-invalid"}),
+    Case("v1alpha1 inter-pod failover beside an inter-pod GPU memory service", "validateFailoverSpec",
+         changed(alpha, setw(gpuMemoryService={"enabled": True, "mode": "interPod"},
+                             failover={"enabled": True, "mode": "interPod", "numShadows": 1}))),
+    Case("a GPU memory service without a mode (intra-pod)", "validateGPUMemoryServiceSpec",
+         changed(alpha, setw(gpuMemoryService={"enabled": True}))),
+    Case("deprecated dynamoNamespace and autoscaling warn only", "validateDynamoComponentDeploymentSharedSpecV1alpha1",
+         changed(alpha, setw(dynamoNamespace="legacy", autoscaling={"enabled": True, "minReplicas": 1,
+                                                                       "maxReplicas": 4}))),
+)
+
+
+def run(tmp_path, case: Case, capsys) -> set[str]:
+    new = tmp_path / "new.yaml"
+    new.write_text(yaml.safe_dump(case.new(), sort_keys=False), encoding="utf-8")
+    if case.old is None:
+        command = ["check", str(new)]
+    else:
+        old = tmp_path / "old.yaml"
+        old.write_text(yaml.safe_dump(case.old(), sort_keys=False), encoding="utf-8")
+        command = ["diff", str(old), str(new)]
+    main([*command, "--format", "json"])
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    return {f["rule"] for f in findings if f["severity"] == "error"}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.function}: {c.name}" for c in CASES])
+def test_dgdlint_gives_the_webhooks_verdict(tmp_path, case: Case, capsys):
+    assert run(tmp_path, case, capsys) == case.expect
+
+
+def test_the_cases_are_distinct():
+    names = [c.name for c in CASES]
+    assert len(names) == len(set(names))
