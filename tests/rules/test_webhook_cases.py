@@ -5,9 +5,9 @@ deploy/operator/internal/webhook/validation/). The cases follow the situations t
 tests cover (replicas, multinode, shared memory, volume mounts, ingress, restart, scaling adapter,
 annotations, what an update may not change), written anew.
 
-`expect` is the set of rules that report an error: `crd-schema` where the CRD's schema or CEL refuses the
-object before the webhook sees it, the dgdlint rule the parity table maps the webhook's check to, or
-nothing where the webhook admits the object. A create case runs `dgdlint check`, an update case
+`expect` is the set of rules that report an error, among those that stand for admission: `crd-schema` or
+`crd-cel-rule` where the CRD's schema or CEL refuses the object before the webhook sees it, the dgdlint
+rule the parity table maps the webhook's check to, or nothing where the webhook admits the object. A create case runs `dgdlint check`, an update case
 `dgdlint diff OLD NEW`."""
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ import pytest
 import yaml
 
 from dgdlint.cli import main
+from dgdlint.rules import REGISTRY
+from dgdlint.rules.catalogue import DIFF_RULES, STAGE_FINDINGS
 
 IMAGE = "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.6.0"
 GPU = {"limits": {"nvidia.com/gpu": "1"}}
@@ -222,6 +224,58 @@ for key, value, bad in [
 ]:
     add(Case(f"annotation {key}={value}", "validateObjectMeta", changed(beta, ann({key: value})),
              {"operator-annotation-invalid"} if bad else set()))
+
+# --- create: annotation values at the edges of the Go parsers
+for key, value, bad in [
+    # semver.NewVersion (Masterminds, lenient): a leading v and missing parts are fine, nothing else
+    ("nvidia.com/dynamo-operator-origin-version", "1", False),
+    ("nvidia.com/dynamo-operator-origin-version", "1.5.0-dev+2a6da14c", False),
+    ("nvidia.com/dynamo-operator-origin-version", "1.5.0.1", True),
+    ("nvidia.com/dynamo-operator-origin-version", "", True),
+    # invalidVLLMDistributedExecutorBackendAnnotation: strings.ToLower, no trimming
+    ("nvidia.com/vllm-distributed-executor-backend", "MP", False),
+    ("nvidia.com/vllm-distributed-executor-backend", " ray", True),
+    ("nvidia.com/vllm-distributed-executor-backend", "", True),
+    # validateObjectMeta: discovery mode and Grove update strategy compared exactly
+    ("nvidia.com/dynamo-kube-discovery-mode", "Container", True),
+    ("nvidia.com/dynamo-kube-discovery-mode", "", True),
+    ("nvidia.com/grove-update-strategy", "ondelete", True),
+]:
+    add(Case(f"annotation {key}={value!r}", "validateObjectMeta", changed(beta, ann({key: value})),
+             {"operator-annotation-invalid"} if bad else set()))
+
+# validateDGDPowerLimitValue: strconv.Atoi, then above zero
+for value, bad in [("600", False), ("+600", False), ("0600", False), ("0", True), ("-300", True),
+                   ("600W", True), (" 600", True), ("1e3", True), ("99999999999999999999", True)]:
+    add(Case(f"gpu-power-limit {value!r}", "validateDGDPowerLimitValue",
+             changed(beta, setpath(W + ".podTemplate.metadata", {"annotations": {
+                 "dynamo.nvidia.com/gpu-power-limit": value}})),
+             {"gpu-power-limit-invalid"} if bad else set()))
+
+# grovePathwayForDynamoGraphDeployment: nvidia.com/enable-grove is off only when it lowercases to "false"
+for value, off in [("false", True), ("FALSE", True), ("False", True), (" false", False), ("0", False),
+                   ("no", False)]:
+    add(Case(f"priorityClassName with enable-grove {value!r}", "grovePathwayForDynamoGraphDeployment",
+             changed(beta, ann({"nvidia.com/enable-grove": value}), setspec(priorityClassName="inference-high")),
+             {"grove-pathway-required"} if off else set()))
+
+# runtimeVersionOverrideRequired, runtimeversion.ParseImageVersion: the tag after the last ':' past the
+# last '/', before any '@', spaces trimmed, MAJOR.MINOR.PATCH with an optional v or V and SemVer's
+# pre-release and build parts
+REPO = "nvcr.io/nvidia/ai-dynamo/vllm-runtime"
+DIGEST = "@sha256:" + "0" * 64
+for image, needs in [
+    (REPO + ":1.6.0", False), (REPO + ":v1.6.0", False), (REPO + ":V1.6.0", False),
+    (REPO + ":1.6.0-rc.1", False), (REPO + ":1.6.0+cuda12.9", False), (REPO + ":1.6.0-rc1+b.2", False),
+    (REPO + ":1.6.0" + DIGEST, False),
+    (REPO + ":1.6", True), (REPO + ":1.6.0.1", True), (REPO + ":01.6.0", True), (REPO + ":1.6.0-01", True),
+    (REPO + ":vv1.6.0", True), (REPO + ":latest", True), (REPO, True), (REPO + DIGEST, True),
+    ("registry.local:5000/ai-dynamo/vllm-runtime", True), ("registry.local:5000/ai-dynamo/vllm-runtime:1.6.0", False),
+    (REPO + ":1.6.0-", True),
+]:
+    add(Case(f"main image {image.replace(DIGEST, '@sha256:…')}", "runtimeversion.ParseImageVersion",
+             changed(beta, setpath(MAIN + ".image", image)), {"runtime-version-required"} if needs else set()))
+
 
 # --- create: component fields (validateDynamoComponentDeploymentSharedSpec and what it calls)
 add(
@@ -553,18 +607,31 @@ add(
 )
 
 
+# What decides admission: the parse and schema stages (the API server), the admission rules (the
+# webhook) and the update rules of `dgdlint diff`. dgdlint's advice (image pinning, GPU fit, hygiene)
+# is no part of the webhook's verdict.
+VERDICT = ({name for name, rule in REGISTRY.items() if rule.family == "admission"} | set(DIFF_RULES)
+           | set(STAGE_FINDINGS))
+
+
+class _Quoted(yaml.SafeDumper):
+    """Every string double-quoted, so that '1e3' or 'no' stays a string for any YAML reader."""
+
+
+_Quoted.add_representer(str, lambda dumper, text: dumper.represent_scalar("tag:yaml.org,2002:str", text, style='"'))
+
+
+def _write(path, obj: dict) -> str:
+    path.write_text(yaml.dump(obj, Dumper=_Quoted, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return str(path)
+
+
 def run(tmp_path, case: Case, capsys) -> set[str]:
-    new = tmp_path / "new.yaml"
-    new.write_text(yaml.safe_dump(case.new(), sort_keys=False), encoding="utf-8")
-    if case.old is None:
-        command = ["check", str(new)]
-    else:
-        old = tmp_path / "old.yaml"
-        old.write_text(yaml.safe_dump(case.old(), sort_keys=False), encoding="utf-8")
-        command = ["diff", str(old), str(new)]
+    new = _write(tmp_path / "new.yaml", case.new())
+    command = ["check", new] if case.old is None else ["diff", _write(tmp_path / "old.yaml", case.old()), new]
     main([*command, "--format", "json"])
     findings = json.loads(capsys.readouterr().out)["findings"]
-    return {f["rule"] for f in findings if f["severity"] == "error"}
+    return {f["rule"] for f in findings if f["severity"] == "error" and f["rule"] in VERDICT}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.function}: {c.name}" for c in CASES])
