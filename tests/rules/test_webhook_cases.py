@@ -7,8 +7,8 @@ annotations, what an update may not change), written anew.
 
 `expect` is the set of rules that report an error, among those that stand for admission: `crd-schema` or
 `crd-cel-rule` where the CRD's schema or CEL refuses the object before the webhook sees it, the dgdlint
-rule the parity table maps the webhook's check to, or nothing where the webhook admits the object. A create case runs `dgdlint check`, an update case
-`dgdlint diff OLD NEW`."""
+rule the parity table maps the webhook's check to, or nothing where the webhook admits the object. A
+create case runs `dgdlint check`, an update case `dgdlint diff OLD NEW`."""
 
 from __future__ import annotations
 
@@ -152,6 +152,7 @@ MAIN = W + ".podTemplate.spec.containers.0"
 INTER_POD = {"gpuMemoryService": {"mode": "InterPod"}}
 INTRA_POD = {"gpuMemoryService": {"mode": "IntraPod"}}
 CONTAINER_DISCOVERY = {"nvidia.com/dynamo-kube-discovery-mode": "container"}
+POWER = {"dynamo.nvidia.com/gpu-power-limit": "600"}
 
 # --- create: the graph spec (validateDynamoGraphDeploymentSpec)
 add(
@@ -368,6 +369,80 @@ add(
          {"checkpoint-incompatible"}),
 )
 
+# --- create: more of validateExperimentalSpec, the frontend sidecar, the power limit and the KV policy
+SIDECAR = {"name": "frontend", "image": IMAGE, "command": ["python3", "-m", "dynamo.frontend"]}
+add(
+    Case("extraClientContainers naming a container twice", "validateGPUMemoryServiceSpec",
+         changed(beta, append(W + ".podTemplate.spec.containers", {"name": "loader", "image": IMAGE}),
+                 setw(experimental={"gpuMemoryService": {"mode": "IntraPod",
+                                                         "extraClientContainers": ["loader", "loader"]}})),
+         {"crd-list-duplicate", "gpu-memory-service-invalid"}),  # a listType set: the API server refuses first
+    Case("extraClientContainers naming a container of the pod", "validateGPUMemoryServiceSpec",
+         changed(beta, append(W + ".podTemplate.spec.containers", {"name": "loader", "image": IMAGE}),
+                 setw(experimental={"gpuMemoryService": {"mode": "IntraPod", "extraClientContainers": ["loader"]}}))),
+    # The webhook skips the names of an inter-pod service, but the CRD's CEL refuses them there.
+    Case("extraClientContainers of an inter-pod GPU memory service", "CRD x-kubernetes-validations",
+         changed(beta, setw(experimental={"gpuMemoryService": {"mode": "InterPod",
+                                                               "extraClientContainers": ["loader"]}})),
+         {"crd-cel-rule"}),
+    Case("the GPU memory service on a decode component", "validateGPUMemoryServiceSpec",
+         changed(beta, setw(type="decode", experimental=INTRA_POD))),
+    Case("the GPU memory service on a planner", "validateGPUMemoryServiceSpec",
+         changed(beta, setw(type="planner", experimental=INTRA_POD)), {"gpu-memory-service-invalid"}),
+    Case("checkpoint job gmsClientContainers beside an inter-pod GPU memory service",
+         "validateComponentCheckpointJobConfig",
+         changed(beta, setw(experimental={**INTER_POD, "checkpoint": {"enabled": False,
+                                                                      "job": {"gmsClientContainers": ["saver"]}}})),
+         {"checkpoint-incompatible"}),
+    Case("checkpoint job gmsClientContainers beside an intra-pod GPU memory service",
+         "validateComponentCheckpointJobConfig",
+         changed(beta, setw(experimental={**INTRA_POD, "checkpoint": {"enabled": False,
+                                                                      "job": {"gmsClientContainers": ["saver"]}}}))),
+    Case("an empty frontendSidecar", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(frontendSidecar="")), {"frontend-sidecar-invalid"}),
+    Case("frontendSidecar without a pod template", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(frontendSidecar="frontend"), drop(W + ".podTemplate")),
+         {"frontend-sidecar-invalid", "main-image-missing"}),  # no pod template: no main image either
+    Case("frontendSidecar naming the main container", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(frontendSidecar="main"))),
+    Case("frontendSidecar naming a container in another case", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(frontendSidecar="Frontend"), append(W + ".podTemplate.spec.containers", SIDECAR)),
+         {"frontend-sidecar-invalid"}),
+    Case("the GPU power limit beside the GPU memory service", "validateDGDComponentPowerAnnotation",
+         changed(beta, setw(experimental=INTRA_POD),
+                 setpath(W + ".podTemplate.metadata", {"annotations": POWER})),
+         {"gpu-power-limit-invalid"}),
+    Case("the GPU power limit beside a container's resource claims", "validateDGDComponentPowerAnnotation",
+         changed(beta, setpath(W + ".podTemplate.metadata", {"annotations": POWER}),
+                 setpath(W + ".podTemplate.spec.resourceClaims", [{"name": "gpu",
+                                                                   "resourceClaimTemplateName": "one-gpu"}]),
+                 setpath(MAIN + ".resources.claims", [{"name": "gpu"}])),
+         {"gpu-power-limit-invalid"}),
+    Case("a KV transfer policy naming a topology that is no DNS subdomain", "validateKvTransferPolicy",
+         changed(beta, setspec(experimental={"kvTransferPolicy": {"clusterTopologyName": "GB200_Topology",
+                                                                  "domain": "rack"}})),
+         {"kv-transfer-policy-name-invalid"}),
+    Case("a KV transfer policy naming a topology off the Grove pathway", "validateKvTransferPolicy",
+         changed(beta, ann(NO_GROVE), setspec(experimental={"kvTransferPolicy": {
+             "clusterTopologyName": "gb200-topology", "domain": "rack"}})),
+         {"grove-pathway-required"}),
+    Case("a KV transfer policy by node label off the Grove pathway", "validateKvTransferPolicy",
+         changed(beta, ann(NO_GROVE), setspec(experimental={"kvTransferPolicy": {
+             "labelKey": "topology.kubernetes.io/rack", "domain": "rack"}}))),
+    Case("an epp component of one replica with eppConfig", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setpath("spec.components.0", {
+             "name": "Epp", "type": "epp", "replicas": 1,
+             "eppConfig": {"configMapRef": {"name": "epp-config", "key": "epp.yaml"}},
+             "podTemplate": {"spec": {"containers": [{"name": "main", "image": IMAGE}]}}}))),
+    Case("a multinode epp component", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setpath("spec.components.0", {
+             "name": "Epp", "type": "epp", "replicas": 1, "multinode": {"nodeCount": 2},
+             "eppConfig": {"configMapRef": {"name": "epp-config", "key": "epp.yaml"}},
+             "podTemplate": {"spec": {"containers": [{"name": "main", "image": IMAGE}]}}})),
+         {"epp-component-invalid"}),
+)
+
+
 # --- create: a v1alpha1 graph, validated as the hub it converts to plus its v1alpha1-only fields
 # (validateDynamoGraphDeploymentSpecV1alpha1, validateDynamoComponentDeploymentSharedSpecV1alpha1)
 add(
@@ -456,7 +531,6 @@ add(
 # valid at create unless they say otherwise.
 SHARED_UPDATE = "validateDynamoComponentDeploymentSharedSpecUpdate"
 TOPOLOGY = {"clusterTopologyName": "gb200-topology"}
-POWER = {"dynamo.nvidia.com/gpu-power-limit": "600"}
 ADAPTER = {"scalingAdapter": {}}
 add(
     Case("an unchanged graph", "validateDynamoGraphDeploymentUpdate", beta, old=beta),
