@@ -525,6 +525,63 @@ add(
 )
 
 
+# --- create: v1alpha1 GPU memory service and failover as the conversion hands them to the webhook: a
+# disabled one converts to nothing (ConvertFrom...Spec runs only when enabled), so its fields are not
+# validated, and an enabled failover then finds no GPU memory service.
+add(
+    Case("a disabled v1alpha1 GPU memory service naming no container", "ConvertFromGPUMemoryServiceSpec",
+         changed(alpha, setw(gpuMemoryService={"enabled": False, "extraClientContainers": ["loader"]}))),
+    Case("v1alpha1 failover beside a disabled GPU memory service", "validateFailoverSpec",
+         changed(alpha, setw(gpuMemoryService={"enabled": False, "mode": "interPod"},
+                             failover={"enabled": True, "mode": "interPod", "numShadows": 1})),
+         {"failover-invalid"}),
+    Case("enabled v1alpha1 intra-pod failover without container discovery", "validateObjectMeta",
+         changed(alpha, setw(gpuMemoryService={"enabled": True, "mode": "intraPod"},
+                             failover={"enabled": True, "mode": "intraPod", "numShadows": 1})),
+         {"intra-pod-failover-discovery"}),
+    Case("disabled v1alpha1 intra-pod failover without container discovery", "hasIntraPodFailover",
+         changed(alpha, setw(gpuMemoryService={"enabled": True, "mode": "intraPod"},
+                             failover={"enabled": False, "mode": "intraPod", "numShadows": 1}))),
+    Case("a v1alpha1 GPU memory service on a frontend", "validateGPUMemoryServiceSpec",
+         changed(alpha, setpath("spec.services.Frontend.gpuMemoryService", {"enabled": True})),
+         {"gpu-memory-service-invalid"}),
+    Case("a v1alpha1 GPU memory service without a GPU", "validateGPUMemoryServiceSpec",
+         changed(alpha, setw(gpuMemoryService={"enabled": True}), drop("spec.services.VllmWorker.resources")),
+         {"gpu-memory-service-invalid"}),
+)
+
+
+# --- create: the rest of the v1alpha1 view (validateEPPConfigV1alpha1, runtimeVersionImageAndPathV1Alpha1)
+ALPHA_EPP = {"componentType": "epp", "replicas": 1,
+             "extraPodSpec": {"mainContainer": {"image": IMAGE.replace("vllm-runtime", "frontend")}}}
+add(
+    Case("a v1alpha1 epp service with an empty eppConfig", "validateEPPConfigV1alpha1",
+         changed(alpha, setpath("spec.services.Epp", {**ALPHA_EPP, "eppConfig": {}})), {"epp-component-invalid"}),
+    Case("a v1alpha1 epp service with both configMapRef and config", "validateEPPConfigV1alpha1",
+         changed(alpha, setpath("spec.services.Epp", {**ALPHA_EPP, "eppConfig": {
+             "configMapRef": {"name": "epp-config", "key": "epp.yaml"},
+             "config": {"plugins": [], "schedulingProfiles": []}}})),
+         {"epp-component-invalid"}),
+    Case("a v1alpha1 epp service with a configMapRef", "validateEPPConfigV1alpha1",
+         changed(alpha, setpath("spec.services.Epp", {**ALPHA_EPP, "eppConfig": {
+             "configMapRef": {"name": "epp-config", "key": "epp.yaml"}}}))),
+    Case("a v1alpha1 service without a main container", "runtimeVersionImageAndPathV1Alpha1",
+         changed(alpha, drop("spec.services.VllmWorker.extraPodSpec")), {"main-image-missing"}),
+    Case("a v1alpha1 main image tag that is no runtime version", "runtimeVersionImageAndPathV1Alpha1",
+         changed(alpha, setpath("spec.services.VllmWorker.extraPodSpec.mainContainer.image",
+                                IMAGE.replace("1.6.0", "nightly"))),
+         {"runtime-version-required"}),
+    Case("a v1alpha1 main image tag that is no runtime version, with an override",
+         "runtimeVersionImageAndPathV1Alpha1",
+         changed(alpha, setpath("spec.services.VllmWorker.extraPodSpec.mainContainer.image",
+                                IMAGE.replace("1.6.0", "nightly")), setw(runtimeVersionOverride="1.6.0"))),
+    # No webhook check compares v1alpha1 service names without case (the v1beta1 CRD's CEL does).
+    Case("v1alpha1 services named alike but for case", "validateDynamoGraphDeploymentSpecV1alpha1",
+         changed(alpha, lambda dgd: dgd["spec"]["services"].__setitem__(
+             "vllmworker", copy.deepcopy(dgd["spec"]["services"]["VllmWorker"])))),
+)
+
+
 # --- update: `dgdlint diff OLD NEW`, OLD as the cluster stores it. The webhook runs the create checks on
 # the new object first (Validate, the runtime version left out) and stops there when they fail; then
 # ValidateUpdate (validateDynamoGraphDeploymentUpdate and what it calls). The cases keep the new side
