@@ -711,6 +711,49 @@ add(
          changed(beta, drop(MAIN + ".image"), setw(replicas=2)), old=changed(beta, drop(MAIN + ".image"))),
 )
 
+# --- update: what validateDynamoGraphDeploymentSharedSpecUpdate compares under a power limit: the main
+# container's nvidia.com/gpu as a canonical quantity (limit before request) and the node count
+WITH_POWER = setpath(W + ".podTemplate.metadata", {"annotations": POWER})
+add(
+    Case("the GPU limit respelt 1 to 1000m under a power limit", "effectiveNumberOfGPUsV1Beta1",
+         changed(beta, WITH_POWER, setpath(MAIN + ".resources", {"limits": {"nvidia.com/gpu": "1000m"}})),
+         old=changed(beta, WITH_POWER)),
+    Case("a GPU request added beside the same limit under a power limit", "effectiveNumberOfGPUsV1Beta1",
+         changed(beta, WITH_POWER, setpath(MAIN + ".resources", {"limits": {"nvidia.com/gpu": "1"},
+                                                                 "requests": {"nvidia.com/gpu": "1"}})),
+         old=changed(beta, WITH_POWER)),
+    Case("a sidecar's GPU changed under a power limit", "effectiveNumberOfGPUsV1Beta1",
+         changed(beta, WITH_POWER, append(W + ".podTemplate.spec.containers", {
+             "name": "metrics", "image": "nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04",
+             "resources": {"limits": {"nvidia.com/gpu": "1"}}})),
+         old=changed(beta, WITH_POWER)),
+    Case("the power limit changed", "validateDynamoGraphDeploymentSharedSpecUpdate",
+         changed(beta, setpath(W + ".podTemplate.metadata", {"annotations": {
+             "dynamo.nvidia.com/gpu-power-limit": "700"}})),
+         {"update-gpu-power-limit"}, old=changed(beta, WITH_POWER)),
+    Case("the power limit removed", "validateDynamoGraphDeploymentSharedSpecUpdate",
+         beta, {"update-gpu-power-limit"}, old=changed(beta, WITH_POWER)),
+    Case("nodeCount changed under a power limit", "validateDynamoGraphDeploymentSharedSpecUpdate",
+         changed(beta, WITH_POWER, setw(multinode={"nodeCount": 4})), {"update-gpu-power-limit"},
+         old=changed(beta, WITH_POWER, setw(multinode={"nodeCount": 2}))),
+    Case("nodeCount 2 left to the CRD's default under a power limit", "validateDynamoGraphDeploymentSharedSpecUpdate",
+         changed(beta, WITH_POWER, setw(multinode={})),
+         old=changed(beta, WITH_POWER, setw(multinode={"nodeCount": 2}))),
+    Case("the runtime version override dropped beside a tag that is no runtime version",
+         SHARED_UPDATE,
+         changed(beta, setpath(MAIN + ".image", IMAGE.replace("1.6.0", "nightly"))),
+         {"update-runtime-version"},
+         old=changed(beta, setpath(MAIN + ".image", IMAGE.replace("1.6.0", "nightly")),
+                     setw(runtimeVersionOverride="1.6.0"))),
+    Case("a KV transfer policy kept, its default enforcement written out",
+         "validateDynamoGraphDeploymentExperimentalSpecUpdate",
+         changed(beta, setspec(experimental={"kvTransferPolicy": {"clusterTopologyName": "gb200-topology",
+                                                                  "domain": "rack", "enforcement": "required"}})),
+         old=changed(beta, setspec(experimental={"kvTransferPolicy": {"clusterTopologyName": "gb200-topology",
+                                                                      "domain": "rack"}}))),
+)
+
+
 # --- update: spec.restart (validateRestart, validateRestartStrategy): the CRD admits it once stored
 RESTART = "spec.restart"
 add(
