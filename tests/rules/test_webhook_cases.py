@@ -582,6 +582,35 @@ add(
 )
 
 
+# --- create: Grove names of v1alpha1 services, whose names the CRD does not restrict. The webhook measures
+# them in bytes (Go's len of strings.ToLower(name)), so a letter outside ASCII counts twice or more.
+def rename_worker(name: str) -> Callable[[dict], object]:
+    def edit(dgd: dict) -> None:
+        dgd["spec"]["services"][name] = dgd["spec"]["services"].pop("VllmWorker")
+    return edit
+
+
+add(
+    Case("a v1alpha1 service of 37 bytes (19 letters) under a long graph name fits", "dgdComponentResourceNameLength",
+         changed(alpha, setpath("metadata.name", LONG_GRAPH), rename_worker("w" + "ö" * 18))),
+    Case("a v1alpha1 service of 39 bytes (20 letters) under a long graph name overflows",
+         "dgdComponentResourceNameLength",
+         changed(alpha, setpath("metadata.name", LONG_GRAPH), rename_worker("w" + "ö" * 19)), {"grove-name-budget"}),
+    Case("a v1alpha1 service of 36 letters and 37 bytes fits", "dgdComponentResourceNameLength",
+         changed(alpha, setpath("metadata.name", LONG_GRAPH), rename_worker("ö" + "w" * 35))),
+    Case("a v1alpha1 service of 37 letters and 38 bytes overflows", "dgdComponentResourceNameLength",
+         changed(alpha, setpath("metadata.name", LONG_GRAPH), rename_worker("ö" + "w" * 36)), {"grove-name-budget"}),
+    # Go's strings.ToLower: U+023A (2 bytes) lowers to U+2C65 (3 bytes); 13 of them and a w are 40 bytes
+    # lowered, 27 before.
+    Case("a v1alpha1 service whose lowercase is longer in bytes overflows", "dgdComponentResourceNameLength",
+         changed(alpha, setpath("metadata.name", LONG_GRAPH), rename_worker("w" + "\u023a" * 13)),
+         {"grove-name-budget"}),
+    # U+0130 (2 bytes) lowers to a plain i in Go (1 byte), not to i and a combining dot (3 bytes).
+    Case("a v1alpha1 service whose capital dotted I lowers to i fits", "dgdComponentResourceNameLength",
+         changed(alpha, setpath("metadata.name", LONG_GRAPH), rename_worker("\u0130" + "w" * 36))),
+)
+
+
 # --- update: `dgdlint diff OLD NEW`, OLD as the cluster stores it. The webhook runs the create checks on
 # the new object first (Validate, the runtime version left out) and stops there when they fail; then
 # ValidateUpdate (validateDynamoGraphDeploymentUpdate and what it calls). The cases keep the new side

@@ -22,6 +22,17 @@ def _fnv32a(data: bytes) -> int:
     return value
 
 
+def go_lower(text: str) -> str:
+    """Go's strings.ToLower: each character's own lowercase, so U+0130 (İ) becomes i where Python's
+    str.lower() adds a combining dot, and no final-sigma context."""
+    return "".join("i" if char == "\u0130" else char.lower() for char in text)
+
+
+def go_len(text: str) -> int:
+    """Go's len of a string: its UTF-8 bytes (a v1alpha1 service name may hold any letter)."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def _role_names(component: ComponentView) -> list[str]:
     """The PodClique names Grove renders for a component (the operator's role expansion)."""
     name, nodes = component.component.name, component.node_count
@@ -39,17 +50,17 @@ def _role_names(component: ComponentView) -> list[str]:
 
 
 def longest_clique_name(component: ComponentView) -> str:
-    longest = component.component.name.lower()
+    longest = go_lower(component.component.name)
     if component.uses_scaling_group:
-        for role in _role_names(component):
-            if len(role) > len(longest):
-                longest = role.lower()
+        for role in map(go_lower, _role_names(component)):
+            if go_len(role) > go_len(longest):
+                longest = role
     return longest
 
 
 def _component_budget(component: ComponentView) -> int:
-    own = len(component.component.name.lower())
-    return own + len(longest_clique_name(component)) if component.uses_scaling_group else own
+    own = go_len(go_lower(component.component.name))
+    return own + go_len(longest_clique_name(component)) if component.uses_scaling_group else own
 
 
 def pcs_name(dgd_name: str, components: list[ComponentView], shortens: bool = True) -> str:
@@ -58,7 +69,7 @@ def pcs_name(dgd_name: str, components: list[ComponentView], shortens: bool = Tr
     if not shortens:
         return dgd_name
     budget = max(MIN_PCS_NAME, GROVE_NAME_BUDGET - max((_component_budget(c) for c in components), default=0))
-    if len(dgd_name) <= budget:
+    if go_len(dgd_name) <= budget:
         return dgd_name
     return f"{dgd_name[:budget - 5]}-{_fnv32a(dgd_name.encode()) & 0xFFFF:04x}"
 
@@ -72,10 +83,11 @@ def pcs_name(dgd_name: str, components: list[ComponentView], shortens: bool = Tr
     fit beside the longest component (never below 8 characters), so a long graph name is fine; what
     cannot be shortened is the component part: its name, and for a multinode, inter-pod GPU memory
     service or forced scaling-group component also its longest PodClique name (`<name>-ldr`,
-    `<name>-wkr-<rank>`, `<name>-gms-<rank>`). Releases from before the shortening (upstream #8563,
-    2026-05-11; 1.1.0 among them) count the graph name whole. With `nvidia.com/enable-grove: "false"`
-    at create (on an update: the workload provider the graph was created with) no Grove resources exist
-    and nothing counts.""",
+    `<name>-wkr-<rank>`, `<name>-gms-<rank>`). The operator counts bytes: a letter outside ASCII, which
+    only a v1alpha1 service name can hold, counts as its UTF-8 bytes (ö as 2). Releases from before the
+    shortening (upstream #8563, 2026-05-11; 1.1.0 among them) count the graph name whole. With
+    `nvidia.com/enable-grove: "false"` at create (on an update: the workload provider the graph was
+    created with) no Grove resources exist and nothing counts.""",
     remediation="Shorten the component name (and with it its PodClique names); for a release that does not shorten "
                 "graph names (1.1.0), the graph name too.",
 )
@@ -87,16 +99,20 @@ def grove_name_budget(model: Model):
         pcs = pcs_name(view.obj.name, components, model.release.at_least(PCS_NAME_SHORTENED_SINCE))
         for component in components:
             name = component.component.name
-            total = len(pcs) + len(name.lower())
-            detail = f"PodCliqueSet {pcs!r} + {name.lower()!r}"
+            total = go_len(pcs) + go_len(go_lower(name))
+            detail = f"PodCliqueSet {pcs!r} + {go_lower(name)!r}"
             if component.uses_scaling_group:
                 longest = longest_clique_name(component)
-                total += len(longest)
+                total += go_len(longest)
                 detail += f" + PodClique {longest!r}"
             if total > GROVE_NAME_BUDGET:
                 yield Hit(view.obj, component.component.name_path,
-                          f"{component.component.label}: {detail} is {total} characters, over "
+                          f"{component.component.label}: {detail} is {total} {_unit(pcs + name)}, over "
                           f"Grove's {GROVE_NAME_BUDGET}; the operator rejects the graph")
+
+
+def _unit(names: str) -> str:
+    return "characters" if names.isascii() else "bytes (UTF-8, as the operator counts)"
 
 
 def _grove_only_settings(view: GraphView):
