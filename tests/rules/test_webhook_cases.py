@@ -153,6 +153,7 @@ INTER_POD = {"gpuMemoryService": {"mode": "InterPod"}}
 INTRA_POD = {"gpuMemoryService": {"mode": "IntraPod"}}
 CONTAINER_DISCOVERY = {"nvidia.com/dynamo-kube-discovery-mode": "container"}
 POWER = {"dynamo.nvidia.com/gpu-power-limit": "600"}
+TOPOLOGY = {"clusterTopologyName": "gb200-topology"}
 
 # --- create: the graph spec (validateDynamoGraphDeploymentSpec)
 add(
@@ -443,6 +444,62 @@ add(
 )
 
 
+# --- create: provider overrides (validateProviderOverride, provideroverride.ExpectedTarget and ValidateValue,
+# groveTopologyOverrideCompositionErrors). The defaulting webhook fills a target left out.
+GROVE_API = "grove.io/v1alpha1"
+HOST = {"topologyConstraint": {"packDomain": "host"}}
+
+
+def override(value=None, **fields) -> dict:
+    return {"apiVersion": GROVE_API, "value": copy.deepcopy(HOST if value is None else value), **fields}
+
+
+add(
+    Case("a component override, its target left to the defaulting webhook", "validateProviderOverride",
+         changed(beta, setw(providerOverride=override()))),
+    Case("a component override naming its target", "validateProviderOverride",
+         changed(beta, setw(providerOverride=override(target="PodCliqueTemplateSpec")))),
+    Case("a component override off the Grove pathway", "validateProviderOverride",
+         changed(beta, ann(NO_GROVE), setw(providerOverride=override())), {"provider-override-invalid"}),
+    Case("a component override of another Grove apiVersion", "validateProviderOverride",
+         changed(beta, setw(providerOverride={**override(), "apiVersion": "grove.io/v1beta1"})),
+         {"provider-override-invalid"}),
+    Case("a single-node component override naming the scaling-group target", "validateProviderOverride",
+         changed(beta, setw(providerOverride=override(target="PodCliqueScalingGroupConfig"))),
+         {"provider-override-invalid"}),
+    Case("a multinode component override naming the scaling-group target", "ExpectedTarget",
+         changed(beta, setw(multinode={"nodeCount": 2},
+                            providerOverride=override(target="PodCliqueScalingGroupConfig")))),
+    Case("a multinode leader override", "validateMultinodeRoleSpec",
+         changed(beta, setw(multinode={"nodeCount": 2, "leader": {"providerOverride": override()}}))),
+    Case("a multinode worker override on an inter-pod GPU memory service component", "ExpectedTarget",
+         changed(beta, setw(experimental=INTER_POD,
+                            multinode={"nodeCount": 2, "worker": {"providerOverride": override()}})),
+         {"provider-override-invalid"}),
+    Case("an override value setting more than the topology constraint", "validateTopologyOwner",
+         changed(beta, setw(providerOverride=override({**HOST, "replicas": 2}))), {"provider-override-invalid"}),
+    Case("an override value without the topology constraint", "validateTopologyOwner",
+         changed(beta, setw(providerOverride=override({}))), {"provider-override-invalid"}),
+    Case("an override's packDomain of the wrong type for Grove", "validateKnownGroveShape",
+         changed(beta, setw(providerOverride=override({"topologyConstraint": {"packDomain": 5}}))),
+         {"provider-override-invalid"}),
+    Case("an override's topology constraint with a field this release does not know", "validateKnownGroveShape",
+         changed(beta, setw(providerOverride=override({"topologyConstraint": {"packDomain": "host",
+                                                                              "spreadDomain": "zone"}})))),
+    Case("a graph override of the PodCliqueSet's template topology", "validatePodCliqueSetValue",
+         changed(beta, setspec(providerOverride=override({"spec": {"template": {
+             "topologyConstraint": {"packDomain": "rack"}}}})))),
+    Case("a graph override reaching past the template", "validatePodCliqueSetValue",
+         changed(beta, setspec(providerOverride=override({"spec": {"replicas": 2, "template": {
+             "topologyConstraint": {"packDomain": "rack"}}}}))),
+         {"provider-override-invalid"}),
+    Case("an override's topology beside a typed topology constraint", "groveTopologyOverrideCompositionErrors",
+         changed(beta, setspec(topologyConstraint={**TOPOLOGY, "packDomain": "rack"}),
+                 setw(providerOverride=override())),
+         {"topology-constraint-incomplete"}),
+)
+
+
 # --- create: a v1alpha1 graph, validated as the hub it converts to plus its v1alpha1-only fields
 # (validateDynamoGraphDeploymentSpecV1alpha1, validateDynamoComponentDeploymentSharedSpecV1alpha1)
 add(
@@ -616,7 +673,6 @@ add(
 # ValidateUpdate (validateDynamoGraphDeploymentUpdate and what it calls). The cases keep the new side
 # valid at create unless they say otherwise.
 SHARED_UPDATE = "validateDynamoComponentDeploymentSharedSpecUpdate"
-TOPOLOGY = {"clusterTopologyName": "gb200-topology"}
 ADAPTER = {"scalingAdapter": {}}
 add(
     Case("an unchanged graph", "validateDynamoGraphDeploymentUpdate", beta, old=beta),
