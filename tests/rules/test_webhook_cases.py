@@ -796,6 +796,39 @@ add(
          changed(beta, drop(MAIN + ".image"), setw(replicas=2)), old=changed(beta, drop(MAIN + ".image"))),
 )
 
+# --- update: components are matched by name (componentsByName), not by place; a v1alpha1 scaling
+# adapter exists for the webhook only when enabled (the conversion drops a disabled one)
+def swapped(dgd: dict) -> None:
+    dgd["spec"]["components"].reverse()
+
+
+ALPHA_WORKER = "spec.services.VllmWorker"
+add(
+    Case("the components listed in another order", "validateDynamoGraphDeploymentSpecUpdate",
+         changed(beta, swapped), old=beta),
+    Case("the components reordered, replicas kept under a scaling adapter", SHARED_UPDATE,
+         changed(beta, setw(replicas=2, **ADAPTER), swapped), old=changed(beta, setw(replicas=2, **ADAPTER))),
+    Case("the components reordered, a topologyConstraint kept", "validateTopologyConstraintUpdate",
+         changed(beta, setspec(topologyConstraint=TOPOLOGY), setw(topologyConstraint={"packDomain": "rack"}),
+                 swapped),
+         old=changed(beta, setspec(topologyConstraint=TOPOLOGY), setw(topologyConstraint={"packDomain": "rack"}))),
+    Case("a component renamed in case only", "validateDynamoGraphDeploymentSpecUpdate",
+         changed(beta, setw(name="vllmworker")), {"diff-immutable-field"}, old=beta),
+    Case("a v1alpha1 service renamed in case only", "validateDynamoGraphDeploymentSpecUpdate",
+         changed(alpha, rename_worker("vllmworker")), {"diff-immutable-field"}, old=alpha),
+    Case("v1alpha1 replicas changed under an enabled scaling adapter", SHARED_UPDATE,
+         changed(alpha, setw(replicas=3, scalingAdapter={"enabled": True})), {"update-replicas-scaling-adapter"},
+         old=changed(alpha, setw(replicas=2, scalingAdapter={"enabled": True}))),
+    Case("v1alpha1 replicas changed beside a disabled scaling adapter", SHARED_UPDATE,
+         changed(alpha, setw(replicas=3, scalingAdapter={"enabled": False})),
+         old=changed(alpha, setw(replicas=2, scalingAdapter={"enabled": False}))),
+    Case("a v1alpha1 main image changed to a tag that is no runtime version",
+         "validateDynamoComponentDeploymentSharedSpecUpdateV1alpha1",
+         changed(alpha, setpath(ALPHA_WORKER + ".extraPodSpec.mainContainer.image", IMAGE.replace("1.6.0", "dev"))),
+         {"update-runtime-version"}, old=alpha),
+)
+
+
 # --- update: what validateDynamoGraphDeploymentSharedSpecUpdate compares under a power limit: the main
 # container's nvidia.com/gpu as a canonical quantity (limit before request) and the node count
 WITH_POWER = setpath(W + ".podTemplate.metadata", {"annotations": POWER})
@@ -859,6 +892,13 @@ add(
          {"restart-order-invalid"}, old=beta),
     Case("a restart order naming no component of the graph", "validateRestartStrategy",
          changed(beta, setpath(RESTART, {"id": "r1", "strategy": {"order": ["VllmWorker", "Router"]}})),
+         {"restart-order-invalid"}, old=beta),
+    Case("a parallel restart with an empty order", "validateRestartStrategy",
+         changed(beta, setpath(RESTART, {"id": "r1", "strategy": {"type": "Parallel", "order": []}})), old=beta),
+    Case("a restart without an id is the CRD's (required, at least one character)", "CRD schema",
+         changed(beta, setpath(RESTART, {"id": ""})), {"crd-schema"}, old=beta),
+    Case("a restart order naming every component and one more", "validateRestartStrategy",
+         changed(beta, setpath(RESTART, {"id": "r1", "strategy": {"order": ["VllmWorker", "Frontend", "Planner"]}})),
          {"restart-order-invalid"}, old=beta),
     Case("a restart order in another case", "validateRestartStrategy",
          changed(beta, setpath(RESTART, {"id": "r1", "strategy": {"order": ["vllmworker", "Frontend"]}})),
