@@ -44,6 +44,10 @@ MUTANTS = [
      "streaming-frontend-adapter"),  # streaming mode read case-sensitively
     ("rules/webhook_grove.py", "if total > GROVE_NAME_BUDGET:", "if total >= GROVE_NAME_BUDGET:",
      "grove-name-budget"),  # a name exactly at the budget refused
+    ("rules/webhook_grove.py", 'return len(text.encode("utf-8", "surrogatepass"))', "return len(text)",
+     "grove-name-budget"),  # names counted in letters, not in the bytes the operator counts
+    ("rules/webhook_grove.py", 'return "".join("i" if char == "\\u0130" else char.lower() for char in text)',
+     "return text.lower()", "grove-name-budget"),  # a dotted capital I lowered with a combining dot
     ("rules/pod_containers.py", "if len(text) > 64:", "if len(text) > 63:",
      "pod-spec-invalid"),  # a hostnameOverride of 64 characters refused
     ("rules/pod_containers.py", "groups = [regular] + [[container] for container in init]",
