@@ -500,6 +500,33 @@ add(
 )
 
 
+# --- create: checkpoint.ValidateCheckpointCompatibility (an enabled checkpoint; the operator's checkpoint
+# feature gate is its configuration, assumed on) and failover with its mode left to the CRD's default
+CHECKPOINT = {"enabled": True, "identity": {"model": "Qwen/Qwen3-0.6B", "backendFramework": "vllm"}}
+add(
+    Case("an enabled checkpoint beside an inter-pod GPU memory service", "ValidateCheckpointCompatibility",
+         changed(beta, setw(experimental={**INTER_POD, "checkpoint": CHECKPOINT})), {"checkpoint-incompatible"}),
+    Case("an enabled checkpoint beside failover", "ValidateCheckpointCompatibility",
+         changed(beta, ann(CONTAINER_DISCOVERY),
+                 setw(experimental={**INTRA_POD, "failover": {"mode": "IntraPod"}, "checkpoint": CHECKPOINT})),
+         {"checkpoint-incompatible"}),
+    Case("an enabled checkpoint beside an intra-pod GPU memory service", "ValidateCheckpointCompatibility",
+         changed(beta, setw(experimental={**INTRA_POD, "checkpoint": CHECKPOINT}))),
+    Case("a disabled checkpoint beside failover", "ValidateCheckpointCompatibility",
+         changed(beta, ann(CONTAINER_DISCOVERY),
+                 setw(experimental={**INTRA_POD, "failover": {"mode": "IntraPod"},
+                                    "checkpoint": {**CHECKPOINT, "enabled": False}}))),
+    Case("an enabled v1alpha1 checkpoint beside a disabled failover", "ValidateCheckpointCompatibility",
+         changed(alpha, setw(checkpoint=CHECKPOINT, gpuMemoryService={"enabled": True},
+                             failover={"enabled": False, "mode": "intraPod"}))),
+    # failover {} is IntraPod by the CRD's default: beside an inter-pod service it mismatches, and as
+    # intra-pod failover it needs container discovery.
+    Case("failover of the default mode beside an inter-pod GPU memory service", "validateFailoverSpec",
+         changed(beta, setw(experimental={**INTER_POD, "failover": {}})),
+         {"failover-invalid", "intra-pod-failover-discovery"}),
+)
+
+
 # --- create: a v1alpha1 graph, validated as the hub it converts to plus its v1alpha1-only fields
 # (validateDynamoGraphDeploymentSpecV1alpha1, validateDynamoComponentDeploymentSharedSpecV1alpha1)
 add(
