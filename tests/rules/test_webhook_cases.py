@@ -558,6 +558,23 @@ add(
     Case("a v1beta1 graph whose dgd-spec record holds a pvcs entry without name", "validatePVCV1alpha1",
          changed(beta, ann({"nvidia.com/dgd-spec": '{"pvcs":[{"create":false}]}'})),
          {"operator-conversion-record-refused"}),
+    Case("a v1beta1 graph whose dgd-spec record restores an ingress without host", "validateIngressSpecV1alpha1",
+         changed(beta, ann({"nvidia.com/dgd-spec": '{"services":{"VllmWorker":{"ingress":{"enabled":true}}}}'})),
+         {"operator-conversion-record-refused"}),
+    Case("a v1beta1 graph whose dgd-spec record restores an ingress with host", "validateIngressSpecV1alpha1",
+         changed(beta, ann({"nvidia.com/dgd-spec":
+                            '{"services":{"VllmWorker":{"ingress":{"enabled":true,"host":"qwen.example.com"}}}}'}))),
+    # The restored null service reaches validateDynamoGraphDeploymentSpecV1alpha1, which reads its fields
+    # through the nil pointer: the webhook fails, and the API server refuses the request.
+    Case("a v1beta1 graph whose dgd-spec record holds a null service no component has",
+         "restoreDGDAlphaOnlySpecFromSaved",
+         changed(beta, ann({"nvidia.com/dgd-spec": '{"services":{"Router":null}}'})),
+         {"operator-conversion-record-refused"}),
+    Case("a v1beta1 graph whose dgd-spec record holds a null service a component has",
+         "restoreDGDAlphaOnlySpecFromSaved",
+         changed(beta, ann({"nvidia.com/dgd-spec": '{"services":{"VllmWorker":null}}'}))),
+    Case("a v1beta1 graph whose dgd-spec record is no JSON object (skipped)", "restorePreservedSpec",
+         changed(beta, ann({"nvidia.com/dgd-spec": "not json"}))),
     Case("a v1beta1 graph whose dgd-spec record holds a named pvcs entry", "validatePVCV1alpha1",
          changed(beta, ann({"nvidia.com/dgd-spec": '{"pvcs":[{"name":"model-cache","create":false}]}'}))),
     Case("sharedMemory enabled without size is the v1alpha1 CRD's (CEL)", "CRD x-kubernetes-validations",
