@@ -229,11 +229,20 @@ for key, value, bad in [
 
 # --- create: annotation values at the edges of the Go parsers
 for key, value, bad in [
-    # semver.NewVersion (Masterminds, lenient): a leading v and missing parts are fine, nothing else
+    # semver.NewVersion (Masterminds, lenient): a lowercase v and missing parts are fine, leading zeros in
+    # the numbers too but not in a numeric pre-release part, nothing around it (as Masterminds semver
+    # v3.5.0 and Go's strconv.Atoi below answer when run)
     ("nvidia.com/dynamo-operator-origin-version", "1", False),
     ("nvidia.com/dynamo-operator-origin-version", "1.5.0-dev+2a6da14c", False),
     ("nvidia.com/dynamo-operator-origin-version", "1.5.0.1", True),
     ("nvidia.com/dynamo-operator-origin-version", "", True),
+    ("nvidia.com/dynamo-operator-origin-version", "01.2.3", False),
+    ("nvidia.com/dynamo-operator-origin-version", "1.2-rc.1", False),
+    ("nvidia.com/dynamo-operator-origin-version", "V1.2.3", True),
+    ("nvidia.com/dynamo-operator-origin-version", " 1.2.3", True),
+    ("nvidia.com/dynamo-operator-origin-version", "1.2.3-rc.01", True),
+    ("nvidia.com/dynamo-operator-origin-version", "1.2.3-a..b", True),
+    ("nvidia.com/dynamo-operator-origin-version", "18446744073709551616.0.0", True),
     # invalidVLLMDistributedExecutorBackendAnnotation: strings.ToLower, no trimming
     ("nvidia.com/vllm-distributed-executor-backend", "MP", False),
     ("nvidia.com/vllm-distributed-executor-backend", " ray", True),
@@ -248,7 +257,8 @@ for key, value, bad in [
 
 # validateDGDPowerLimitValue: strconv.Atoi, then above zero
 for value, bad in [("600", False), ("+600", False), ("0600", False), ("0", True), ("-300", True),
-                   ("600W", True), (" 600", True), ("1e3", True), ("99999999999999999999", True)]:
+                   ("600W", True), (" 600", True), ("1e3", True), ("99999999999999999999", True),
+                   ("\u0666\u0660\u0660", True), ("6_00", True), ("0x258", True), ("-0", True)]:
     add(Case(f"gpu-power-limit {value!r}", "validateDGDPowerLimitValue",
              changed(beta, setpath(W + ".podTemplate.metadata", {"annotations": {
                  "dynamo.nvidia.com/gpu-power-limit": value}})),
