@@ -143,8 +143,10 @@ MUTANTS = [
      "shared-memory-negative"),  # v1alpha1 disabled shared memory's size checked, which the conversion drops
     ("webhook_model.py", 'if self.field("sharedMemory", "disabled").value is True:',
      'if self.field("sharedMemory", "disabled").present:', "shared-memory-negative"),  # disabled: false taken for true
-    ("rules/images.py", "tag = tag.strip() if tag else tag  #", "tag = tag  #",
+    ("cosmos.py", "return go_trim_space(tag) if tag is not None else None", "return tag",
      "runtime-version-required"),  # spaces around the tag kept, which the operator trims
+    ("cosmos.py", "return text.strip(_GO_SPACE)", "return text.strip()",
+     "runtime-version-required"),  # Python's whitespace trimmed, which holds four controls Go's does not
     ("rules/webhook_gpu.py", "return None if int(text) > 0 else", "return None if int(text) >= 0 else",
      "gpu-power-limit-invalid"),  # > loosened to >=: zero watts accepted
     ("rules/webhook_gpu.py", "not _DECIMAL_INT.fullmatch(text)", "not _DECIMAL_INT.fullmatch(text.strip())",

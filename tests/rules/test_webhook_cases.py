@@ -284,8 +284,10 @@ for image, needs in [
     (REPO + ":vv1.6.0", True), (REPO + ":latest", True), (REPO, True), (REPO + DIGEST, True),
     ("registry.local:5000/ai-dynamo/vllm-runtime", True), ("registry.local:5000/ai-dynamo/vllm-runtime:1.6.0", False),
     (REPO + ":1.6.0-", True),
+    # strings.TrimSpace trims the tag: a no-break space goes, the control U+001F (no space to Go) stays
+    (REPO + ": 1.6.0", False), (REPO + ":\u00a01.6.0", False), (REPO + ":\x1f1.6.0", True),
 ]:
-    add(Case(f"main image {image.replace(DIGEST, '@sha256:…')}", "runtimeversion.ParseImageVersion",
+    add(Case(f"main image {image.replace(DIGEST, '@sha256:…')!r}", "runtimeversion.ParseImageVersion",
              changed(beta, setpath(MAIN + ".image", image)), {"runtime-version-required"} if needs else set()))
 
 
@@ -839,6 +841,9 @@ add(
                                                   "value": {"topologyConstraint": {"packDomain": "zone"}}}))),
     Case("the main image changed to a tag that is no runtime version", SHARED_UPDATE,
          changed(beta, setpath(MAIN + ".image", IMAGE.replace("1.6.0", "nightly"))),
+         {"update-runtime-version"}, old=beta),
+    Case("the main image changed to a tag led by U+001F", SHARED_UPDATE,
+         changed(beta, setpath(MAIN + ".image", IMAGE.replace("1.6.0", "\x1f1.6.1"))),
          {"update-runtime-version"}, old=beta),
     Case("a stored tag that is no runtime version, unchanged", SHARED_UPDATE,
          changed(beta, setpath(MAIN + ".image", IMAGE.replace("1.6.0", "nightly")), setw(replicas=2)),

@@ -320,6 +320,23 @@ def image_tag(image: str) -> tuple[str | None, str | None]:
     return tag, (digest or None)
 
 
+# Go's unicode.IsSpace, what strings.TrimSpace strips: Python's whitespace without U+001C to U+001F,
+# which str.strip() strips too.
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+
+
+def go_trim_space(text: str) -> str:
+    return text.strip(_GO_SPACE)
+
+
+def runtime_image_tag(image: str) -> str | None:
+    """The tag the operator reads a runtime version from (runtimeversion.ParseImageVersion): the reference
+    trimmed as Go trims it, the part after the last ':' past the last '/' and before any '@', itself
+    trimmed. None when there is none."""
+    tag, _ = image_tag(go_trim_space(image))
+    return go_trim_space(tag) if tag is not None else None
+
+
 def is_semver(tag: str | None) -> bool:
     """A tag the operator reads a runtime version from: its tag pattern, then Masterminds semver's strict
     parse, which also refuses a major, minor or patch number beyond 64 bits."""

@@ -14,6 +14,7 @@ from dgdlint.cosmos import (
     nim_workers,
     placeholder_in,
     runs_streaming_frontend,
+    runtime_image_tag,
 )
 from dgdlint.model import Model
 from dgdlint.rules.registry import Hit, rule
@@ -134,8 +135,8 @@ def runtime_version_required(model: Model):
             if not image or component.runtime_version_override or placeholder_in(image) or \
                     not component_view.main_declared or not _overridable(model, view, component_view):
                 continue
-            tag, digest = image_tag(image)
-            tag = tag.strip() if tag else tag  # the operator trims spaces around the tag before reading it
+            _, digest = image_tag(image)
+            tag = runtime_image_tag(image)  # spaces around the reference and the tag trimmed, as Go trims them
             if not is_semver(tag):
                 reason = "a digest" if digest and not tag else ("no tag" if not tag else f"tag {tag!r}")
                 yield Hit(graph.obj, component.main.image_path,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dgdlint.cosmos import image_tag, is_semver
+from dgdlint.cosmos import is_semver, runtime_image_tag
 from dgdlint.defaulting import WORKLOAD_PROVIDER, stored_provider
 from dgdlint.model import as_str
 from dgdlint.rules.registry import DiffRule
@@ -274,8 +274,7 @@ def _main_image(component: ComponentView) -> str:
 def _runtime_version_required(image: str, override: str | None) -> bool:
     if override:
         return False
-    tag, _ = image_tag(image.strip()) if image else (None, None)
-    return not is_semver(tag.strip() if tag else tag)
+    return not is_semver(runtime_image_tag(image) if image else None)
 
 
 def runtime_version(old: GraphView, new: GraphView, release):
