@@ -299,6 +299,16 @@ add(
          changed(beta, setw(sharedMemorySize="0"))),
     Case("sharedMemorySize 8Gi", "validateDynamoComponentDeploymentSharedSpec",
          changed(beta, setw(sharedMemorySize="8Gi"))),
+    # resource.Quantity rounds past nano away from zero and keeps a negative zero at zero (as Go's
+    # apimachinery answers when run): -0.1n is -1n, refused; -0Gi is 0.
+    Case("sharedMemorySize -0.1n (rounds to -1n)", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(sharedMemorySize="-0.1n")), {"shared-memory-negative"}),
+    Case("sharedMemorySize -1e-10 (rounds to -1n)", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(sharedMemorySize="-1e-10")), {"shared-memory-negative"}),
+    Case("sharedMemorySize -0Gi", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(sharedMemorySize="-0Gi"))),
+    Case("sharedMemorySize -1 as a number", "validateDynamoComponentDeploymentSharedSpec",
+         changed(beta, setw(sharedMemorySize=-1)), {"shared-memory-negative"}),
     Case("a multinode worker of two nodes", "validateMultinodeSpec",
          changed(beta, setw(multinode={"nodeCount": 2}))),
     Case("a multinode nodeCount of 1 is the CRD's (minimum 2)", "CRD schema",
