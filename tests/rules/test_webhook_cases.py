@@ -445,6 +445,12 @@ add(
          changed(beta, setspec(experimental={"kvTransferPolicy": {"clusterTopologyName": "GB200_Topology",
                                                                   "domain": "rack"}})),
          {"kv-transfer-policy-name-invalid"}),
+    *[Case(f"a KV transfer policy's clusterTopologyName {name[:24]!r} ({len(name)} characters)",
+           "validateKvTransferPolicy",
+           changed(beta, setspec(experimental={"kvTransferPolicy": {"clusterTopologyName": name, "domain": "rack"}})),
+           {"kv-transfer-policy-name-invalid"} if bad else set())
+      for name, bad in [("gb200.topology", False), ("a" * 253, False), ("a" * 254, True), ("gb200-.topology", True),
+                        ("gb200..topology", True), ("9gb200", False), ("gb200-", True)]],
     Case("a KV transfer policy naming a topology off the Grove pathway", "validateKvTransferPolicy",
          changed(beta, ann(NO_GROVE), setspec(experimental={"kvTransferPolicy": {
              "clusterTopologyName": "gb200-topology", "domain": "rack"}})),
