@@ -71,3 +71,26 @@ def test_a_graph_s_main_container_is_read_as_the_pod_s_container():
 def test_another_release_s_gates_are_not_assumed(version):
     result = check_texts({"m.yaml": JOB % "SIGTERM"}, SchemaStage([], kubernetes_version=version))
     assert not [f for f in result.findings if f.rule == "kubernetes-field-dropped"]
+
+
+CLAIM = """\
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: model-cache}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 200Gi}}
+  dataSourceRef: {apiGroup: snapshot.storage.k8s.io, kind: VolumeSnapshot, name: weights%s}
+"""
+
+
+def test_a_claim_s_data_source_naming_a_namespace_is_a_warning_at_the_reference():
+    result = check_texts({"m.yaml": CLAIM % ", namespace: models"}, SchemaStage())
+    assert [(f.rule, f.path, f.severity, f.line) for f in result.findings] == [
+        ("kubernetes-field-dropped", "spec.dataSourceRef", "warning", 7)]
+    assert "CrossNamespaceVolumeDataSource" in result.findings[0].message
+
+
+@pytest.mark.parametrize("namespace", ["", ", namespace: ''", ", namespace: null"])
+def test_a_claim_s_data_source_in_its_own_namespace_is_kept(namespace):
+    assert _dropped(CLAIM % namespace) == []

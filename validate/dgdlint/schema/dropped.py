@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from typing import NamedTuple
 
 from dgdlint.datafiles import data_file
 from dgdlint.schema.refs import children, ref_name, resolve, subtree_holds
@@ -16,13 +17,42 @@ POD_SPEC = "io.k8s.api.core.v1.PodSpec"
 CONTAINER = "io.k8s.api.core.v1.Container"
 
 
+class Dropped(NamedTuple):
+    """A field the server drops: the definition that holds it, its feature gate, and the field below it whose
+    non-empty value makes the server drop it (None: any value does)."""
+
+    definition: str
+    gate: str
+    when: str | None = None
+
+    def applies(self, value: object) -> bool:
+        if value is None:  # a null field is no field
+            return False
+        if self.when is None:
+            return True
+        return isinstance(value, dict) and value.get(self.when) not in (None, "")
+
+    def message(self, field: str, version: str, where: str = "") -> str:
+        if self.when:  # a claim's dataSourceRef: a claim made of a template (StatefulSet, ephemeral) loses it too
+            return (f"{field} naming a {self.when} is dropped by the API server as it stores a claim{where}: its "
+                    f"feature gate {self.gate} is off by default in Kubernetes {version}, so the claim is made "
+                    "without it (an empty volume)")
+        return (f"{field} is dropped by the API server{where}: its feature gate {self.gate} is off by default in "
+                f"Kubernetes {version}, so it is stored without it and has no effect")
+
+    def remediation(self, field: str) -> str:
+        leave = f"{field}'s {self.when} out (a source in the claim's own namespace)" if self.when else f"{field} out"
+        return f"Leave {leave}, or enable the {self.gate} feature gate on the API server (and the nodes) first."
+
+
 @cache
-def dropped_table() -> tuple[str, dict[str, dict[str, str]]]:
-    """(the Kubernetes version the table is of, {definition: {field: its feature gate}})."""
+def dropped_table() -> tuple[str, dict[str, dict[str, Dropped]]]:
+    """(the Kubernetes version the table is of, {definition: {field: why the server drops it}})."""
     data = data_file("dropped-fields.yaml")
-    table: dict[str, dict[str, str]] = {}
+    table: dict[str, dict[str, Dropped]] = {}
     for entry in data["fields"]:
-        table.setdefault(entry["definition"], {})[entry["field"]] = entry["gate"]
+        definition = entry["definition"]
+        table.setdefault(definition, {})[entry["field"]] = Dropped(definition, entry["gate"], entry.get("when"))
     return str(data["kubernetes"]), table
 
 
@@ -37,8 +67,8 @@ class DroppedWalker:
         holders = {id(definitions[name]) for name in self.table if name in definitions}
         self._is_holder = lambda node: id(node) in holders
 
-    def found(self, value: object, schema: object, path: tuple = ()) -> Iterator[tuple[tuple, str, str]]:
-        """(path, field, gate) of each dropped field `value` writes (not null: a null field is no field)."""
+    def found(self, value: object, schema: object, path: tuple = ()) -> Iterator[tuple[tuple, str, Dropped]]:
+        """(path, field, why) of each dropped field `value` writes."""
         fields = self.table.get(ref_name(schema), {})
         node = resolve(schema, self.definitions)
         if not subtree_holds(node, self._is_holder, self._holds, self.definitions):
@@ -46,7 +76,7 @@ class DroppedWalker:
         properties, values, items = children(node)
         if isinstance(value, dict):
             for key, item in value.items():
-                if key in fields and item is not None:
+                if key in fields and fields[key].applies(item):
                     yield path + (key,), key, fields[key]
                     continue
                 below = properties.get(key, values)
@@ -56,7 +86,7 @@ class DroppedWalker:
             for index, item in enumerate(value):
                 yield from self.found(item, items, path + (index,))
 
-    def in_pod_spec(self, spec: object, path: tuple) -> Iterator[tuple[tuple, str, str]]:
+    def in_pod_spec(self, spec: object, path: tuple) -> Iterator[tuple[tuple, str, Dropped]]:
         """The dropped fields of a pod spec as a DynamoGraphDeployment writes it: a v1alpha1 extraPodSpec's
         mainContainer is a container."""
         if not isinstance(spec, dict):
@@ -65,7 +95,7 @@ class DroppedWalker:
         if "mainContainer" in spec:
             yield from self.found(spec["mainContainer"], {"$ref": CONTAINER}, path + ("mainContainer",))
 
-    def in_graph(self, graph: dict) -> Iterator[tuple[tuple, str, str]]:
+    def in_graph(self, graph: dict) -> Iterator[tuple[tuple, str, Dropped]]:
         """The dropped fields of a DynamoGraphDeployment's pod templates (v1beta1 components' podTemplate,
         v1alpha1 services' extraPodSpec)."""
         spec = graph.get("spec") if isinstance(graph.get("spec"), dict) else {}

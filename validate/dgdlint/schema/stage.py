@@ -117,7 +117,7 @@ class SchemaStage:
                 continue
             found = self.builtins.validators(obj.api_version, kind)
             if found is not None:  # a built-in kind, including those of *.k8s.io groups (Ingress, RBAC, ...)
-                instance = pruned(obj, found[2], self.builtins.definitions())
+                instance = written = pruned(obj, found[2], self.builtins.definitions())
                 if kind == "PersistentVolumeClaim" and group == "":  # what the server drops on create
                     instance = claim_as_created(instance)
                 source = f"Kubernetes {self.builtins.version}"
@@ -125,7 +125,7 @@ class SchemaStage:
                 findings.extend(self._quantities(obj, instance, found[2], source))
                 findings.extend(self._beyond_structure(obj, instance, found[2], self.builtins.definitions(),
                                                        builtin=True))
-                findings.extend(self._dropped(obj, self._dropped_walker().found(instance, found[2])))
+                findings.extend(self._dropped(obj, self._dropped_walker().found(written, found[2])))
                 continue
             # A custom resource whose CRD was not given (or lacks this version).
             known = sorted(v for g, k, v in self.crds if g == group and k == kind)
@@ -219,12 +219,9 @@ class SchemaStage:
         version = dropped_table()[0]
         if not f"{self.builtins.version}.".startswith(f"{version}."):  # the table is of that release's gates
             return []
-        return [object_finding(obj, "kubernetes-field-dropped", "warning",
-                               f"{field} is dropped by the API server{where}: its feature gate {gate} is off by "
-                               f"default in Kubernetes {version}, so it is stored without it and has no effect",
-                               f"Leave {field} out, or enable the {gate} feature gate on the API server (and the "
-                               "nodes) first.", path)
-                for path, field, gate in found]
+        return [object_finding(obj, "kubernetes-field-dropped", "warning", why.message(field, version, where),
+                               why.remediation(field), path)
+                for path, field, why in found]
 
     def _runtime(self):
         if self._cel_runtime is None:
