@@ -94,3 +94,34 @@ def test_a_claim_s_data_source_naming_a_namespace_is_a_warning_at_the_reference(
 @pytest.mark.parametrize("namespace", ["", ", namespace: ''", ", namespace: null"])
 def test_a_claim_s_data_source_in_its_own_namespace_is_kept(namespace):
     assert _dropped(CLAIM % namespace) == []
+
+
+def test_a_common_name_is_looked_for_only_under_the_keys_its_definition_sits_under():
+    """dropped.UNDER: a graph's pod templates are walked only where a key could be a dropped field; for a name
+    common elsewhere (a port's protocol), only under the keys through which Kubernetes' pod spec reaches the
+    definition that holds the dropped field. Derived here from the definitions, every place of every one."""
+    from dgdlint.schema.builtin import BuiltinSchemas
+    from dgdlint.schema.dropped import POD_SPEC, UNDER, dropped_table, may_hold
+
+    schemas = BuiltinSchemas()
+    schemas.validators("v1", "Pod")
+    definitions = schemas.definitions()
+    holders = {name: set(fields) for name, fields in dropped_table()[1].items()}
+    parents: dict[str, set] = {}
+    seen, stack = set(), [POD_SPEC]
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for key, node in (definitions.get(name, {}).get("properties") or {}).items():
+            below = node.get("items", node) if isinstance(node, dict) else {}
+            target = str(below.get("$ref", "")).rpartition("/")[2] if isinstance(below, dict) else ""
+            if target:
+                for field in holders.get(target, ()):
+                    parents.setdefault(field, set()).add(key)
+                stack.append(target)
+    for field, keys in UNDER.items():
+        assert parents.get(field) and parents[field] <= set(keys), (field, parents.get(field))
+    assert not may_hold({"containers": [{"ports": [{"containerPort": 80, "protocol": "TCP"}]}]})
+    assert may_hold({"containers": [{"livenessProbe": {"httpGet": {"port": 80, "protocol": "h2c"}}}]})

@@ -56,6 +56,35 @@ def dropped_table() -> tuple[str, dict[str, dict[str, Dropped]]]:
     return str(data["kubernetes"]), table
 
 
+# The keys a dropped field is written under where its name is common elsewhere (a port's protocol, a file's
+# mode): tests/schema/test_field_dropped_warning.py checks these against the definitions that hold them.
+UNDER = {"protocol": ("httpGet",), "mode": ("emptyDir", "grpc")}
+
+
+@cache
+def _names() -> frozenset:
+    return frozenset(field for fields in dropped_table()[1].values() for field in fields)
+
+
+def may_hold(value: object, parent: object = None) -> bool:
+    """Whether a value could hold a dropped field: a key of one's name (under its usual key, for a common
+    name). False is certain; True asks for the walk (a DynamoGraphDeployment's pod templates are walked with
+    Kubernetes' own definitions, which are loaded only then)."""
+    names = _names()
+    stack = [(value, parent)]
+    while stack:
+        current, above = stack.pop()
+        if isinstance(current, dict):
+            for key, item in current.items():
+                if key in names and (key not in UNDER or above in UNDER[key]):
+                    return True
+                if isinstance(item, (dict, list)):
+                    stack.append((item, key))
+        elif isinstance(current, list):
+            stack.extend((item, above) for item in current if isinstance(item, (dict, list)))
+    return False
+
+
 class DroppedWalker:
     """The dropped fields below one schema node; which subtrees hold a definition of the table is learned once
     per schema node."""

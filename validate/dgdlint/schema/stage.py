@@ -16,6 +16,7 @@ from dgdlint.model.claims import claim_as_created
 from dgdlint.schema.builtin import BuiltinSchemas
 from dgdlint.schema.bundled import Release, bundled_root, choose_release, read_index, release_versions
 from dgdlint.schema.crd import CrdError, CrdVersionSchema, cached_crd_versions
+from dgdlint.schema.dropped import may_hold
 from dgdlint.schema.messages import error_findings, object_finding, violation_findings
 from dgdlint.schema.nulls import prune_declared_nulls, zero_nulls
 
@@ -109,8 +110,8 @@ class SchemaStage:
                 # Like the API server, the CEL rules wait until no field has the wrong type (their errors would
                 # only restate the type error, or fail to evaluate).
                 findings.extend(self._beyond_structure(obj, instance, crd.schema, None, builtin=False, cel=not blocked))
-                if group == DYNAMO_GROUP and kind == "DynamoGraphDeployment":  # a field the CRD refuses: said
-                    refused = {finding.path for finding in structural}
+                if group == DYNAMO_GROUP and kind == "DynamoGraphDeployment" and may_hold(instance.get("spec")):
+                    refused = {finding.path for finding in structural}  # a field the CRD refuses: said
                     dropped = self._dropped(obj, self._dropped_walker().in_graph(instance),
                                             " in the pods the operator makes of it")
                     findings.extend(finding for finding in dropped if finding.path not in refused)
