@@ -145,7 +145,7 @@ MUTANTS = [
      'if self.field("sharedMemory", "disabled").present:', "shared-memory-negative"),  # disabled: false taken for true
     ("cosmos.py", "return go_trim_space(tag) if tag is not None else None", "return tag",
      "runtime-version-required"),  # spaces around the tag kept, which the operator trims
-    ("cosmos.py", "return text.strip(_GO_SPACE)", "return text.strip()",
+    ("scalars.py", "return text.strip(GO_SPACE)", "return text.strip()",
      "runtime-version-required"),  # Python's whitespace trimmed, which holds four controls Go's does not
     ("rules/webhook_gpu.py", "return None if int(text) > 0 else", "return None if int(text) >= 0 else",
      "gpu-power-limit-invalid"),  # > loosened to >=: zero watts accepted

@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from dgdlint.model import Component, Container, Graph, Model, Workload
+from dgdlint.scalars import go_trim_space
 
 NIM_CACHE_PATH = "/opt/nim/.cache"
 STREAMING_FRONTEND_MODULE = "streaming.dynamo.frontend"
@@ -318,15 +319,6 @@ def image_tag(image: str) -> tuple[str | None, str | None]:
     last = name.rsplit("/", 1)[-1]
     tag = last.rsplit(":", 1)[1] if ":" in last else None  # the last colon, as the operator reads it
     return tag, (digest or None)
-
-
-# Go's unicode.IsSpace, what strings.TrimSpace strips: Python's whitespace without U+001C to U+001F,
-# which str.strip() strips too.
-_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
-
-
-def go_trim_space(text: str) -> str:
-    return text.strip(_GO_SPACE)
 
 
 def runtime_image_tag(image: str) -> str | None:

@@ -18,11 +18,12 @@ def as_str(value: object) -> str | None:
     return None
 
 
-# Go's unicode.IsSpace, what strings.TrimSpace trims; Python's str.strip also trims U+001C-U+001F.
-_GO_SPACE = "".join(map(chr, (9, 10, 11, 12, 13, 32, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
+# Go's unicode.IsSpace, what strings.TrimSpace trims and strings.Fields splits at; Python's str.strip and
+# isspace also take the separators U+001C-U+001F.
+GO_SPACE = "".join(map(chr, (9, 10, 11, 12, 13, 32, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
                               0x202F, 0x205F, 0x3000)))
 
 
 def go_trim_space(text: str) -> str:
     """`text` trimmed as Go's strings.TrimSpace trims it."""
-    return text.strip(_GO_SPACE)
+    return text.strip(GO_SPACE)

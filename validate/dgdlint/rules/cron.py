@@ -11,6 +11,7 @@ from functools import cache
 
 from dgdlint.model import Workload, as_map, as_str
 from dgdlint.rules.syntax import negative_count_problems
+from dgdlint.scalars import GO_SPACE, go_trim_space
 
 CONCURRENCY_POLICIES = ("Allow", "Forbid", "Replace")
 # (lowest, highest, names) of minute, hour, day of month, month, day of week
@@ -23,9 +24,6 @@ _DESCRIPTORS = ("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midni
 _DURATION_UNITS = {"ns": 1, "us": 10**3, "µs": 10**3, "μs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9,
                    "h": 3600 * 10**9}
 _ZONE_PART = re.compile(r"[A-Za-z.\-_0-9+]{1,14}")
-# strings.Fields and strings.TrimSpace split at Go's unicode.IsSpace: these (not Python's isspace, which
-# also takes the separators U+001C to U+001F)
-_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 
 
 def _number(text: str, names: dict) -> int:
@@ -158,7 +156,7 @@ def schedule_problem(schedule: str) -> str | None:
         if " " not in schedule:
             return "a time zone with no schedule after it"
         zone, schedule = schedule[schedule.index("=") + 1:schedule.index(" ")], schedule[schedule.index(" "):]
-        schedule = schedule.strip(_GO_SPACE)
+        schedule = go_trim_space(schedule)
         if load_location_problem(zone):
             return f"provided bad location {zone}"
     if schedule.startswith("@"):
@@ -168,7 +166,7 @@ def schedule_problem(schedule: str) -> str | None:
             problem = duration_problem(schedule[len("@every "):])
             return f"failed to parse duration {schedule}: {problem}" if problem else None
         return f"unrecognized descriptor: {schedule}"
-    fields = [field for field in re.split(f"[{re.escape(_GO_SPACE)}]+", schedule) if field]
+    fields = [field for field in re.split(f"[{re.escape(GO_SPACE)}]+", schedule) if field]
     if len(fields) != 5:
         return f"expected exactly 5 fields, found {len(fields)}"
     for text, (_name, low, high, names) in zip(fields, _FIELDS, strict=True):
