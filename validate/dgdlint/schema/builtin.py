@@ -9,6 +9,7 @@ from pathlib import Path
 from dgdlint.schema.crd import CrdError
 from dgdlint.schema.listtypes import KEY_DEFAULTS
 from dgdlint.schema.openapi import bound_integer_formats, kubernetes_validator
+from dgdlint.schema.refs import every_node
 
 # What a built-in kind and group/version can be spelt as: anything else names no schema file (and never
 # reaches the file system as a path).
@@ -42,15 +43,11 @@ SERVER_OPTIONAL = {
 }
 
 
-RELAXED = "x-dgdlint-relaxed"  # the fields of a definition SERVER_OPTIONAL relaxed (JSON Schema ignores the key)
-
-
 def _relax_required(definitions: dict) -> None:
     for name, fields in SERVER_OPTIONAL.items():
         node = definitions.get(name)
         if isinstance(node, dict) and isinstance(node.get("required"), list):
             node["required"] = [field for field in node["required"] if field not in fields]
-            node[RELAXED] = list(fields)
 
 
 # List-map keys that the API server's OpenAPI gives no default (a pointer or a field marked so): server-side
@@ -72,7 +69,7 @@ _ZERO = {"string": "", "integer": 0}
 def declare_key_defaults(definitions: dict) -> None:
     """Mark, on each item schema of a `map` list, the defaults server-side apply gives the keys it leaves out
     (listtypes.KEY_DEFAULTS), in place."""
-    for node in _list_maps(definitions):
+    for node in (node for node in every_node(definitions) if node.get("x-kubernetes-list-type") == "map"):
         name = str((node.get("items") or {}).get("$ref", "")).rpartition("/")[2]
         item = definitions.get(name)
         if not isinstance(item, dict):
@@ -85,18 +82,6 @@ def declare_key_defaults(definitions: dict) -> None:
                 item.setdefault(KEY_DEFAULTS, {})[key] = KEYS_DEFAULTED[name, key]
             elif kind in _ZERO and (name, key) not in KEYS_WITHOUT_DEFAULT:
                 item.setdefault(KEY_DEFAULTS, {}).setdefault(key, _ZERO[kind])
-
-
-def _list_maps(node: object):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, dict):
-            if current.get("x-kubernetes-list-type") == "map":
-                yield current
-            stack.extend(value for value in current.values() if isinstance(value, (dict, list)))
-        elif isinstance(current, list):
-            stack.extend(value for value in current if isinstance(value, (dict, list)))
 
 
 class BuiltinSchemas:

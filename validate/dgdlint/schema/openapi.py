@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from dgdlint.scalars import INT64_RANGE
+from dgdlint.schema.refs import every_node
 
 # Extensions kept as they are: the CEL and list-type checks, and readers of the bundled schemas, need them.
 KEPT_EXTENSIONS = (
@@ -87,14 +88,8 @@ def _bound(out: dict, format_name: object) -> None:
 def bound_integer_formats(node: object) -> object:
     """Add the int32/int64 ranges to every node of a JSON schema that names one of those formats, in
     place (Kubernetes' own schemas, whose formats the JSON Schema validators leave unchecked); returns it."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, dict):
-            _bound(current, current.get("format"))
-            stack.extend(value for value in current.values() if isinstance(value, (dict, list)))
-        elif isinstance(current, list):
-            stack.extend(value for value in current if isinstance(value, (dict, list)))
+    for current in every_node(node):
+        _bound(current, current.get("format"))
     return node
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 
 def ref_name(schema: object) -> str:
@@ -46,3 +46,15 @@ def subtree_holds(node: dict, here: Callable[[dict], bool], memo: dict[int, bool
                                               for child in child_nodes(node, definitions)))
     memo[id(node)] = found
     return found
+
+
+def every_node(node: object) -> Iterator[dict]:
+    """Every mapping in a JSON document, `node` itself included, at any depth (inside lists too)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            yield current
+            stack.extend(value for value in current.values() if isinstance(value, (dict, list)))
+        elif isinstance(current, list):
+            stack.extend(value for value in current if isinstance(value, (dict, list)))
