@@ -73,6 +73,7 @@ class SchemaStage:
         self._cel_runtime = None
         self._quantity_walker = None
         self._dropped_fields = None
+        self._dropped_release: bool | None = None
         self._walkers: dict[int, object] = {}
         self._reported_uncompiled: set[str] = set()
 
@@ -110,7 +111,8 @@ class SchemaStage:
                 # Like the API server, the CEL rules wait until no field has the wrong type (their errors would
                 # only restate the type error, or fail to evaluate).
                 findings.extend(self._beyond_structure(obj, instance, crd.schema, None, builtin=False, cel=not blocked))
-                if group == DYNAMO_GROUP and kind == "DynamoGraphDeployment" and may_hold(instance.get("spec")):
+                if group == DYNAMO_GROUP and kind == "DynamoGraphDeployment" and self._dropped_applies \
+                        and may_hold(instance.get("spec")):
                     refused = {finding.path for finding in structural}  # a field the CRD refuses: said
                     dropped = self._dropped(obj, self._dropped_walker().in_graph(instance),
                                             " in the pods the operator makes of it")
@@ -126,7 +128,8 @@ class SchemaStage:
                 findings.extend(self._quantities(obj, instance, found[2], source))
                 findings.extend(self._beyond_structure(obj, instance, found[2], self.builtins.definitions(),
                                                        builtin=True))
-                findings.extend(self._dropped(obj, self._dropped_walker().found(written, found[2])))
+                if self._dropped_applies:
+                    findings.extend(self._dropped(obj, self._dropped_walker().found(written, found[2])))
                 continue
             # A custom resource whose CRD was not given (or lacks this version).
             known = sorted(v for g, k, v in self.crds if g == group and k == kind)
@@ -206,6 +209,15 @@ class SchemaStage:
         return [object_finding(obj, "kubernetes-schema", "error", f"{message} [{source}]", remediation, path)
                 for path, message, remediation in self._quantity_walker.bad(instance, schema)]
 
+    @property
+    def _dropped_applies(self) -> bool:
+        """Whether the dropped-field table is of the Kubernetes release the built-in schemas are (its gates)."""
+        if self._dropped_release is None:
+            from dgdlint.schema.dropped import dropped_table
+
+            self._dropped_release = f"{self.builtins.version}.".startswith(f"{dropped_table()[0]}.")
+        return self._dropped_release
+
     def _dropped_walker(self):
         if self._dropped_fields is None:
             from dgdlint.schema.dropped import DroppedWalker
@@ -218,8 +230,6 @@ class SchemaStage:
         from dgdlint.schema.dropped import dropped_table
 
         version = dropped_table()[0]
-        if not f"{self.builtins.version}.".startswith(f"{version}."):  # the table is of that release's gates
-            return []
         return [object_finding(obj, "kubernetes-field-dropped", "warning", why.message(field, version, where),
                                why.remediation(field), path)
                 for path, field, why in found]
