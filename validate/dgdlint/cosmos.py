@@ -190,7 +190,7 @@ def _download_jobs(model: Model, graph: Graph) -> list[tuple[Workload, Container
     workers = nim_workers(graph)
     related: dict[int, tuple[Workload, Container]] = {}
     if index["graphs"].get(namespace, 0) > 1:
-        keys = {_model_key(worker.main) for worker in workers}
+        keys = dict.fromkeys(_model_key(worker.main) for worker in workers)  # in the workers' order, not a set's
         candidates = [pair for key in keys for pair in index["model"].get((namespace, key), [])]
         claims = worker_claims(graph)
         repositories = {image_repository(worker.main.image) for worker in workers}
