@@ -125,3 +125,27 @@ def test_a_common_name_is_looked_for_only_under_the_keys_its_definition_sits_und
         assert parents.get(field) and parents[field] <= set(keys), (field, parents.get(field))
     assert not may_hold({"containers": [{"ports": [{"containerPort": 80, "protocol": "TCP"}]}]})
     assert may_hold({"containers": [{"livenessProbe": {"httpGet": {"port": 80, "protocol": "h2c"}}}]})
+
+
+@pytest.mark.parametrize(("keys", "expected"), [
+    ({"containers", "ports", "containerPort", "protocol"}, False),  # a port's protocol: no walk
+    ({"containers", "livenessProbe", "httpGet", "port", "protocol"}, True),
+    ({"containers", "lifecycle", "stopSignal"}, True),
+    ({"containers", "image", "name"}, False),
+])
+def test_the_keys_the_loader_kept_spare_the_walk_only_where_no_dropped_field_can_be(keys, expected):
+    """may_hold's `keys` (Document.keys, every key the document writes) is a prefilter: False only where no key
+    is a dropped field's name (a common one under its usual key); the value's own walk decides the rest."""
+    from dgdlint.schema.dropped import may_hold
+
+    value = {"containers": [{"lifecycle": {"stopSignal": "SIGUSR1"},
+                             "livenessProbe": {"httpGet": {"protocol": "h2c"}}}]}
+    assert may_hold(value, frozenset(keys)) is expected
+
+
+def test_the_loader_keeps_every_key_a_document_writes():
+    from dgdlint.load import LoadResult, load_text
+
+    loaded = LoadResult()
+    load_text("m.yaml", "base: &b {x: 1}\nspec:\n  <<: *b\n  containers:\n  - name: a\n    'quoted': 2\n", loaded)
+    assert loaded.documents[0].keys == {"base", "x", "spec", "containers", "name", "quoted"}

@@ -256,8 +256,8 @@ def _locate_in_values(values_files: list[str], path: tuple) -> tuple[str, int, i
         loaded = load_paths([values_file])
         for document in loaded.documents:
             for depth in range(len(path), 0, -1):
-                if path[:depth] in document.positions:
-                    line, column = document.positions[path[:depth]]
+                if path[:depth] in document.places():
+                    line, column = document.places()[path[:depth]]
                     return values_file, line, column, format_path(path)
     return None
 

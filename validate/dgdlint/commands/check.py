@@ -30,7 +30,7 @@ def run(args) -> int:
     if args.fix:
         _fix_first(args, decisions.config)
     schema_stage = schema_stage_for(args, decisions.config)
-    loaded_inputs = inputs.load_inputs(args, decisions.config)
+    loaded_inputs = inputs.load_inputs(args, decisions.config, meanwhile=lambda: _prepare(schema_stage))
     loaded = loaded_inputs.loaded
     if loaded_inputs.nothing_rendered:
         model = build_model(loaded, args.namespace)
@@ -47,6 +47,14 @@ def run(args) -> int:
     outcome.apply(result, decisions)
     failed = result.failed and not decisions.write_baseline  # writing a baseline accepts what is there
     return outcome.report(args, outcome.render_findings(result, args), failed, result)
+
+
+def _prepare(schema_stage) -> None:
+    """What checking will need, set up while worker processes read the files: the rules' modules, and the
+    schema stage's compiled schemas and CEL environment."""
+    import dgdlint.rules  # noqa: F401 - importing registers every rule
+
+    schema_stage.prepare()
 
 
 def _fix_first(args, config) -> None:

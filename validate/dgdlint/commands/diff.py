@@ -80,7 +80,7 @@ def load_side(side: Side, args, config) -> inputs.Inputs:
     """The side's documents, and a finding when its chart does not render."""
     side_inputs = inputs.Inputs(sources=[side.path] if side.path is not None else [])
     if side.path is not None:
-        inputs.load_path_inputs([side.path], side_inputs.loaded, config)
+        inputs.load_path_inputs([side.path], side_inputs.loaded, config, args.jobs)
         return side_inputs
     # Both sides of a chart diff render the same template names; the old side's carry a prefix (a plain
     # relative path, so that every output format, SARIF's URIs included, can carry it).

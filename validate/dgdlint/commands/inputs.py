@@ -46,9 +46,10 @@ def check_chart_arguments(args) -> None:
             raise UsageProblem(f"{values_file}: no such values file")
 
 
-def load_inputs(args, config=None) -> Inputs:
+def load_inputs(args, config=None, meanwhile=None) -> Inputs:
     """The PATHs (minus what the configuration excludes) and the chart render of `args`. A chart given as a
-    PATH is rendered as if given with --chart."""
+    PATH is rendered as if given with --chart. `meanwhile` runs while worker processes read the files
+    (--jobs), if they do."""
     paths = charts_given_as_paths(args, list(getattr(args, "paths", []) or []))
     if not paths and not args.chart:
         raise UsageProblem("give at least one PATH (or - for stdin), or --chart CHART")
@@ -59,7 +60,7 @@ def load_inputs(args, config=None) -> Inputs:
     check_chart_arguments(args)
     inputs = Inputs(sources=list(paths))
     if paths:
-        load_path_inputs(paths, inputs.loaded, config)
+        load_path_inputs(paths, inputs.loaded, config, getattr(args, "jobs", 1), meanwhile)
         from dgdlint.load.triage import triage
 
         triage(inputs.loaded, getattr(args, "manifests_only", False), args.chart)
@@ -102,20 +103,17 @@ def empty_input_finding(inputs_: Inputs, objects: int, findings) -> Finding | No
                          "is fine, pass --allow-empty.", rule="no-objects")
 
 
-def load_path_inputs(paths: list[str], loaded: LoadResult, config=None) -> LoadResult:
-    """Files, directories and `-`, into `loaded`."""
+def load_path_inputs(paths: list[str], loaded: LoadResult, config=None, jobs: int | None = 1,
+                     meanwhile=None) -> LoadResult:
+    """Files, directories and `-`, into `loaded` (in `jobs` worker processes: load.workers)."""
     from dgdlint.load import UsageError, expand_paths, load_paths
 
     try:
         expanded = [p for p in expand_paths(paths) if p == "-" or config is None or not config.excluded(p)]
-        result = load_paths(expanded)
+        result = load_paths(expanded, jobs=jobs, meanwhile=meanwhile)
     except UsageError as error:
         raise UsageProblem(str(error)) from None
-    loaded.documents += result.documents
-    loaded.findings += result.findings
-    loaded.files += result.files
-    loaded.template_syntax |= result.template_syntax
-    loaded.manifest_like |= result.manifest_like
+    loaded.extend(result)
     return loaded
 
 

@@ -54,7 +54,7 @@ def _copied_from(text: str, line: int, column: int, values_files: list[str]) -> 
     under a key of the same name (a collection found in several places is looked for one level up). None
     when none is found in one place only."""
     for document in _rendered_documents(text):
-        at = [path for path, place in document.positions.items() if place == (line, column)]
+        at = [path for path, place in document.places().items() if place == (line, column)]
         if at:
             path = max(at, key=len)
             break
@@ -66,7 +66,7 @@ def _copied_from(text: str, line: int, column: int, values_files: list[str]) -> 
         if not isinstance(copied, (dict, list)) or not copied:
             continue
         name = _last_key(path[:depth])
-        matches = [(file, source, where) for file, source in sources for where in source.positions
+        matches = [(file, source, where) for file, source in sources for where in source.places()
                    if _last_key(where) == name and _value_at(source.value, where) == copied]
         if len(matches) == 1:
             file, source, where = matches[0]

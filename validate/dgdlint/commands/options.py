@@ -59,7 +59,7 @@ def add_namespace_option(parser: argparse.ArgumentParser) -> None:
 
 def _namespace_name(text: str) -> str:
     """A namespace is a DNS label (the API server makes none of another name): said now, not as a pass."""
-    from dgdlint.rules.syntax import dns1123_label_problem
+    from dgdlint.label_syntax import dns1123_label_problem
 
     problem = dns1123_label_problem(text)
     if problem:
@@ -75,10 +75,23 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
 def add_input_options(parser: argparse.ArgumentParser, manifests_only: bool = True) -> None:
     parser.add_argument("--allow-empty", action="store_true",
                         help="no Kubernetes object in the input is fine (default: an error, exit 1)")
+    parser.add_argument("--jobs", "-j", metavar="N", type=_jobs, default=0,
+                        help="processes that read 32 files or more (default 0: one per CPU, at most 8; 1: only "
+                             "this one)")
     if manifests_only:
         parser.add_argument("--manifests-only", action="store_true",
                             help="check only files holding Kubernetes objects; leave other YAML (workflows, values "
                                  "files, chart templates) alone; implies --allow-empty (the pre-commit hook's mode)")
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes from 0 to 256")
+    return value
 
 
 def add_crd_options(parser: argparse.ArgumentParser, what: str = "") -> None:

@@ -28,11 +28,13 @@ class Policy:
 def read_policy(args) -> Policy:
     """The configuration (--config, else the one found from the working directory), --fail-on, the baseline."""
     from dgdlint import policy
-    from dgdlint.rules.catalogue import known_names
 
     try:
         config = policy.load_config(getattr(args, "config", None))
-        policy.check_rule_names(config, known_names())
+        if config.select or config.ignore or config.severity:  # the rules are imported only to know their names
+            from dgdlint.rules.catalogue import known_names
+
+            policy.check_rule_names(config, known_names())
         if getattr(args, "fail_on", None):
             config.fail_on = args.fail_on
         baseline_file = getattr(args, "baseline", None)

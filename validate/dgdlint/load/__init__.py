@@ -5,17 +5,7 @@ them with an explicit stack, so deep nesting cannot overflow the interpreter, al
 bounded, and duplicate keys, non-mapping documents and undecodable bytes become parse findings
 rather than exceptions."""
 
-from dgdlint.load.documents import (
-    MAX_DEPTH,
-    MAX_FILE_BYTES,
-    MAX_NODES_PER_DOCUMENT,
-    YAML_SUFFIXES,
-    Document,
-    LoadResult,
-    build_documents,
-    format_path,
-    parse_finding,
-)
+from dgdlint.load.documents import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES_PER_DOCUMENT, YAML_SUFFIXES, build_documents
 from dgdlint.load.files import (
     UsageError,
     byte_position,
@@ -25,6 +15,7 @@ from dgdlint.load.files import (
     load_paths,
     load_text,
 )
+from dgdlint.load.result import Document, LoadResult, format_path, parse_finding
 
 __all__ = [
     "Document", "LoadResult", "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES_PER_DOCUMENT", "UsageError",

@@ -7,14 +7,12 @@ rather than exceptions."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 
 import yaml
 
-from dgdlint.findings import Finding
 from dgdlint.load.resolve import Refused, key_text, resolve_plain, resolve_tagged, value_of
+from dgdlint.load.result import Document, LoadResult, format_path, parse_finding
 from dgdlint.scalars import INT64_RANGE
 
 try:  # libyaml's C parser; the pure-Python one is a slow but correct fallback
@@ -27,46 +25,6 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 200
 MAX_NODES_PER_DOCUMENT = 1_000_000
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
-
-
-@dataclass
-class Document:
-    """One YAML document: its value and the position of every node in it."""
-
-    file: str
-    index: int  # 0-based position in the file's stream
-    value: object
-    line: int  # 1-based line where the document's content starts
-    column: int
-    positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
-    has_null: bool = True  # whether any value in it is null (the loader knows; True when unknown)
-    whole_floats: bool = True  # whether it holds a float without a fraction or an int past int64 (idem)
-    marks: bool = True  # whether a string in it may hold `<`, `${` or `{{` (False: its file's text has none; idem)
-
-    def position(self, path: tuple) -> tuple[int, int]:
-        """Line and column of the node at `path`, or of its nearest ancestor that exists."""
-        while True:
-            found = self.positions.get(path)
-            if found is not None:
-                return found
-            if not path:
-                return self.line, self.column
-            path = path[:-1]
-
-
-@dataclass
-class LoadResult:
-    documents: list[Document] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    template_syntax: set[str] = field(default_factory=set)  # files whose text has Helm's `{{`
-    manifest_like: set[str] = field(default_factory=set)  # files whose text says apiVersion and kind
-
-
-def parse_finding(file: str, line: int, column: int, message: str, remediation: str = "",
-                  rule: str = "yaml-syntax", path: str = "") -> Finding:
-    return Finding(rule=rule, severity="error", stage="parse", file=file, line=line, column=column,
-                   path=path, message=message, remediation=remediation)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,11 +138,13 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
     root_mark = None
     nodes = 0
     has_null = whole_floats = False
+    keys: set = set()
     try:
         for event in events:
             kind = type(event)
             if kind in _CLOSES:
                 frame = stack.pop()
+                keys.update(frame[4])
                 if frame[8]:
                     _merge(frame, positions)
                 if frame[6]:
@@ -266,7 +226,7 @@ def _build_one(file: str, index: int, events: Iterator, result: LoadResult) -> D
         return None  # an empty document (`---` alone, or only comments): kubectl skips it too
     line, column = root_mark if root_mark else (1, 1)
     return Document(file=file, index=index, value=root, line=line, column=column, positions=positions,
-                    has_null=has_null, whole_floats=whole_floats)
+                    has_null=has_null, whole_floats=whole_floats, keys=frozenset(keys))
 
 
 _COLLECTION_KEY = "a mapping key must be a scalar, not a collection (Kubernetes' YAML reader refuses it)"
@@ -365,18 +325,3 @@ MERGE_KEY = "<<"
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-def format_path(path: Iterable) -> str:
-    """`('spec', 'services', 'W', 'envs', 3, 'value')` -> `spec.services.W.envs[3].value`."""
-    out = []
-    for part in path:
-        if isinstance(part, int):
-            out.append(f"[{part}]")
-        else:
-            text = str(part)
-            if out and (not re.fullmatch(r"[A-Za-z0-9_-]+", text)):
-                out.append(f"[{text!r}]" if "." in text or " " in text or "[" in text else f".{text}")
-            else:
-                out.append(f".{text}" if out else text)
-    return "".join(out)

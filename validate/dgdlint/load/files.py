@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from dgdlint.load.documents import MAX_FILE_BYTES, YAML_SUFFIXES, LoadResult, build_documents, parse_finding
+from dgdlint.load.documents import MAX_FILE_BYTES, YAML_SUFFIXES, build_documents
+from dgdlint.load.result import LoadResult, parse_finding
 
 
 def byte_position(data: bytes, offset: int) -> tuple[int, int]:
@@ -121,36 +122,43 @@ def _walk(root: Path) -> list[str]:
     return sorted(found)
 
 
-def load_paths(paths: Iterable[str], stdin=None, max_file_bytes: int | None = None) -> LoadResult:
-    """Load every file under `paths` into one set. Unreadable files become findings."""
-    result = LoadResult()
+def load_paths(paths: Iterable[str], stdin=None, max_file_bytes: int | None = None, jobs: int | None = 1,
+               meanwhile: Callable[[], None] | None = None) -> LoadResult:
+    """Load every file under `paths` into one set. Unreadable files become findings. `jobs` other than 1 loads
+    many files in worker processes (0 or None: one per CPU), running `meanwhile` here as they work
+    (load.workers)."""
+    from dgdlint.load.workers import load_files
+
     limit = max_file_bytes or MAX_FILE_BYTES
-    for file in expand_paths(paths):
-        if file == "-":
-            stream = stdin if stdin is not None else sys.stdin.buffer
-            data = stream.read(limit + 1)
-            load_bytes("<stdin>", data, result)
-            continue
-        try:
-            info = os.stat(file)
-            if not stat.S_ISREG(info.st_mode):
-                result.files.append(file)
-                result.findings.append(parse_finding(file, 1, 1, "not a regular file",
-                                                     "Pass YAML files or directories.", rule="file-unreadable"))
-                continue
-            if info.st_size > limit:
-                result.files.append(file)
-                result.findings.append(parse_finding(
-                    file, 1, 1, f"file is {info.st_size // (1024 * 1024)} MiB, over the "
-                    f"{limit // (1024 * 1024)} MiB limit for one manifest file",
-                    "Split the file, or check that it is a manifest.", rule="yaml-limits"))
-                continue
-            with open(file, "rb") as handle:
-                data = handle.read(limit + 1)
-        except OSError as error:
+    return load_files(expand_paths(paths), lambda file, result: _load_file(file, result, limit, stdin), jobs,
+                      meanwhile)
+
+
+def _load_file(file: str, result: LoadResult, limit: int, stdin) -> None:
+    if file == "-":
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        data = stream.read(limit + 1)
+        load_bytes("<stdin>", data, result)
+        return
+    try:
+        info = os.stat(file)
+        if not stat.S_ISREG(info.st_mode):
             result.files.append(file)
-            result.findings.append(parse_finding(file, 1, 1, f"cannot read file: {error.strerror}",
-                                                 "Check the path and its permissions.", rule="file-unreadable"))
-            continue
-        load_bytes(file, data, result)
-    return result
+            result.findings.append(parse_finding(file, 1, 1, "not a regular file",
+                                                 "Pass YAML files or directories.", rule="file-unreadable"))
+            return
+        if info.st_size > limit:
+            result.files.append(file)
+            result.findings.append(parse_finding(
+                file, 1, 1, f"file is {info.st_size // (1024 * 1024)} MiB, over the "
+                f"{limit // (1024 * 1024)} MiB limit for one manifest file",
+                "Split the file, or check that it is a manifest.", rule="yaml-limits"))
+            return
+        with open(file, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        result.files.append(file)
+        result.findings.append(parse_finding(file, 1, 1, f"cannot read file: {error.strerror}",
+                                             "Check the path and its permissions.", rule="file-unreadable"))
+        return
+    load_bytes(file, data, result)

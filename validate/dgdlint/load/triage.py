@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from dgdlint.load.documents import LoadResult, parse_finding
+from dgdlint.load.result import LoadResult, parse_finding
 
 
 def is_object(value: object) -> bool:

@@ -66,12 +66,15 @@ def _names() -> frozenset:
     return frozenset(field for fields in dropped_table()[1].values() for field in fields)
 
 
-def may_hold(value: object, parent: object = None) -> bool:
+def may_hold(value: object, keys: frozenset | None = None) -> bool:
     """Whether a value could hold a dropped field: a key of one's name (under its usual key, for a common
     name). False is certain; True asks for the walk (a DynamoGraphDeployment's pod templates are walked with
-    Kubernetes' own definitions, which are loaded only then)."""
+    Kubernetes' own definitions, which are loaded only then). `keys`, every key of the document the value is in
+    (the loader keeps them), answers most documents without a walk: none of them is a dropped field's name."""
     names = _names()
-    stack = [(value, parent)]
+    if keys is not None and not any(name not in UNDER or not keys.isdisjoint(UNDER[name]) for name in names & keys):
+        return False
+    stack = [(value, None)]
     while stack:
         current, above = stack.pop()
         if isinstance(current, dict):

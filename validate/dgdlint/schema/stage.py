@@ -90,6 +90,14 @@ class SchemaStage:
             return "the CRDs given"
         return ""
 
+    def prepare(self) -> None:
+        """Compile ahead what checking a DynamoGraphDeployment needs first (its served versions' schemas and
+        walkers, the CEL environment), as `check` would on its first graph: done while files are read."""
+        for (group, kind, _version), crd in self.crds.items():
+            if group == DYNAMO_GROUP and kind == "DynamoGraphDeployment" and crd.served:
+                crd.fast()
+                self._walker(crd.schema, None, builtin=False)
+
     def check(self, objects: list[KObject], old_objects: dict | None = None) -> list[Finding]:
         findings: list[Finding] = []
         skipped_kinds: dict[str, KObject] = {}
@@ -112,7 +120,7 @@ class SchemaStage:
                 # only restate the type error, or fail to evaluate).
                 findings.extend(self._beyond_structure(obj, instance, crd.schema, None, builtin=False, cel=not blocked))
                 if group == DYNAMO_GROUP and kind == "DynamoGraphDeployment" and self._dropped_applies \
-                        and may_hold(instance.get("spec")):
+                        and may_hold(instance.get("spec"), obj.doc.keys):
                     refused = {finding.path for finding in structural}  # a field the CRD refuses: said
                     dropped = self._dropped(obj, self._dropped_walker().in_graph(instance),
                                             " in the pods the operator makes of it")

@@ -1,0 +1,93 @@
+"""`--jobs`: files read in worker processes give the set one process reads, document for document and finding
+for finding, and a check gives the same report."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dgdlint import parallel
+from dgdlint.load import load_paths
+from dgdlint.load.workers import MIN_FILES
+from refdata import ROOT
+
+RULE_FIXTURES = ROOT / "tests" / "rules"
+HOSTILE = ROOT / "tests" / "hostile" / "inputs"
+forks = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform: --jobs reads in one process")
+
+
+@pytest.fixture
+def forking(monkeypatch):
+    """pytest-xdist's workers run a thread of their own, so can_fork says no there: these load tests fork anyway
+    (the forked workers only read YAML). The dgdlint processes the other tests start have no thread."""
+    monkeypatch.setattr(parallel, "can_fork", lambda: True)
+
+
+def shape(loaded) -> tuple:
+    """Everything a LoadResult holds, positions read out."""
+    documents = [(d.file, d.index, d.value, d.line, d.column, d.places(), d.has_null, d.whole_floats, d.marks,
+                  d.keys) for d in loaded.documents]
+    findings = [dataclasses.asdict(finding) for finding in loaded.findings]
+    return documents, findings, loaded.files, loaded.template_syntax, loaded.manifest_like
+
+
+@forks
+@pytest.mark.parametrize("jobs", [2, 3, 0])
+def test_workers_read_what_one_process_reads(jobs, forking):
+    """Every rule fixture and every hostile input (malformed YAML, alias bombs, bad encodings, List documents,
+    merge keys): the same documents, values, positions, flags and findings, in the same order."""
+    paths = [str(RULE_FIXTURES), str(HOSTILE)]
+    alone = load_paths(paths, jobs=1)
+    shared = load_paths(paths, jobs=jobs)
+    assert any(d.positions is None for d in shared.documents)  # read by workers: positions still packed
+    assert len(alone.documents) > 1000 and alone.findings
+    assert shape(shared) == shape(alone)
+
+
+@forks
+def test_a_few_files_are_read_here_and_meanwhile_is_not_run(forking):
+    files = sorted(str(path) for path in HOSTILE.glob("*.yaml"))[: MIN_FILES - 1]
+    ran = []
+    loaded = load_paths(files, jobs=4, meanwhile=lambda: ran.append(True))
+    assert ran == [] and all(d.positions is not None for d in loaded.documents)
+
+
+@forks
+def test_meanwhile_runs_while_workers_read(forking):
+    ran = []
+    load_paths([str(RULE_FIXTURES)], jobs=2, meanwhile=lambda: ran.append(os.getpid()))
+    assert ran == [os.getpid()]
+
+
+def _check(jobs: str, *paths: str) -> subprocess.CompletedProcess:
+    environment = dict(os.environ, PYTHONHASHSEED="0")
+    return subprocess.run([sys.executable, "-m", "dgdlint", "check", "--format", "json", "--jobs", jobs, *paths],
+                          capture_output=True, text=True, cwd=ROOT, env=environment, timeout=600)
+
+
+SOME_RULES = [str(path.relative_to(ROOT)) for path in sorted(RULE_FIXTURES.iterdir()) if path.is_dir()][:20]
+
+
+@forks
+@pytest.mark.parametrize("paths", [pytest.param(SOME_RULES, id="20-rules"),
+                                   pytest.param(["tests/rules"], id="every-rule", marks=pytest.mark.slow)])
+def test_a_check_with_workers_reports_what_one_process_reports(paths):
+    alone = _check("1", "tests/hostile/inputs", *paths)
+    shared = _check("3", "tests/hostile/inputs", *paths)
+    assert alone.returncode == shared.returncode == 1
+    assert len(alone.stdout) > 100_000
+    assert shared.stdout == alone.stdout
+
+
+@pytest.mark.parametrize("value", ["-1", "many", "257"])
+def test_a_bad_number_of_jobs_is_a_usage_error(value, tmp_path: Path):
+    completed = subprocess.run([sys.executable, "-m", "dgdlint", "check", "--jobs", value, str(tmp_path)],
+                               capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert completed.returncode == 2
+    assert "--jobs" in completed.stderr and "number of processes" in completed.stderr
+    assert "Traceback" not in completed.stderr
