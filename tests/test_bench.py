@@ -16,9 +16,10 @@ def test_the_benchmark_measures_every_command_in_wall_and_cpu_time(tmp_path):
                                 "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert completed.returncode == 0, completed.stderr
     figures = json.loads(out.read_text())
-    for name in ("dgdlint_n", "dgdlint_10n", "dgdlint_startup_version", "dgdlint_one_file", "dgdlint_builtin_n",
-                 "libyaml_events_n", "pyyaml_c_load_n"):
+    for name in ("dgdlint_n", "dgdlint_one_process_n", "dgdlint_10n", "dgdlint_startup_version", "dgdlint_one_file",
+                 "dgdlint_builtin_n", "libyaml_events_n", "pyyaml_c_load_n"):
         assert figures[name]["wall"] > 0 and figures[name]["cpu"] > 0, name
     assert "growth N to 10N" in completed.stdout
+    assert "dgdlint --jobs 1 (one process)" in completed.stdout
     assert "start-up: dgdlint --version" in completed.stdout
     assert "floor, libyaml events only" in completed.stdout

@@ -1,5 +1,6 @@
 """`--jobs`: files read in worker processes give the set one process reads, document for document and finding
-for finding, and a check gives the same report."""
+for finding, and a check (whose schema stage a worker runs while dgdlint runs the rules) gives the same
+report."""
 
 from __future__ import annotations
 
@@ -81,6 +82,7 @@ def test_a_check_with_workers_reports_what_one_process_reports(paths):
     shared = _check("3", "tests/hostile/inputs", *paths)
     assert alone.returncode == shared.returncode == 1
     assert len(alone.stdout) > 100_000
+    assert '"stage": "schema"' in alone.stdout and '"stage": "rule"' in alone.stdout  # a worker ran one of them
     assert shared.stdout == alone.stdout
 
 

@@ -48,22 +48,41 @@ def apply_policy(result: CheckResult, config=None, annotations: bool = True, bas
 
 
 def check_loaded(loaded: LoadResult, schema_stage=None, namespace: str = "default",
-                 stored: dict | None = None) -> CheckResult:
-    """`stored`: on an update, the objects as they were (by ref), which some webhook rules read."""
+                 stored: dict | None = None, jobs: int | None = 1) -> CheckResult:
+    """`stored`: on an update, the objects as they were (by ref), which some webhook rules read. `jobs` other
+    than 1 lets a worker process run the schema stage of a large set while this one runs the rules."""
     from dgdlint.release import release_of
-    from dgdlint.rules import run_rules
 
     model = build_model(loaded, namespace)
     model.release = release_of(schema_stage)
     model.stored = stored or {}
     findings = list(model.findings)
-    if schema_stage is not None:
-        findings.extend(schema_stage.check(model.objects))
-    findings.extend(run_rules(model))
+    findings.extend(_schema_and_rules(model, schema_stage, jobs))
     findings.sort(key=Finding.sort_key)
     skipped = schema_stage is None or not schema_stage.has_crds
     source = "" if schema_stage is None else schema_stage.description
     return CheckResult(findings, model, list(loaded.files), schema_skipped=skipped, schema_source=source)
+
+
+# Fewer objects than this are checked in one process: a worker costs about what it saves.
+MIN_OBJECTS_TO_SHARE = 32
+
+
+def _schema_and_rules(model: Model, schema_stage, jobs: int | None) -> list[Finding]:
+    """The rules' findings and the schema stage's: two tasks for dgdlint.parallel, which need nothing of each
+    other (the schema stage reads the objects' values, the rules the model). A worker is a fork, so the
+    model and the compiled schemas are its own already; only its findings travel back."""
+    from dgdlint.parallel import share, worker_count
+    from dgdlint.rules import run_rules
+
+    def task(number: int) -> list[Finding]:
+        if number == 0:
+            return run_rules(model)
+        return schema_stage.check(model.objects) if schema_stage is not None else []
+
+    workers = worker_count(jobs) if schema_stage is not None and len(model.objects) >= MIN_OBJECTS_TO_SHARE else 0
+    rules, schema = share(2, task, min(workers, 1))
+    return schema + rules
 
 
 def check_paths(paths, schema_stage=None, namespace: str = "default", stdin=None) -> CheckResult:

@@ -38,7 +38,7 @@ def run(args) -> int:
                              model, list(loaded.files) or [args.chart], schema_skipped=not schema_stage.has_crds,
                              schema_source=schema_stage.description)
     else:
-        result = check_loaded(loaded, schema_stage, args.namespace)
+        result = check_loaded(loaded, schema_stage, args.namespace, jobs=args.jobs)
         result.findings += loaded_inputs.render_findings
     if not (args.allow_empty or args.manifests_only):
         empty = inputs.empty_input_finding(loaded_inputs, len(result.model.objects), result.findings)

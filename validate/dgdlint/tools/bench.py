@@ -86,21 +86,31 @@ def compile_bytecode() -> None:
     compileall.compile_dir(str(Path(dgdlint.__file__).parent), quiet=1)
 
 
-def timed(command: list[str], repeat: int) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of the best of `repeat` runs. CPU time (user + system of the child)
-    is what other processes on a shared machine disturb least; wall time is what a user waits."""
-    best_wall = best_cpu = float("inf")
-    for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        completed = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-        elapsed = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if completed.returncode not in (0, 1):
-            raise SystemExit(f"{command[0]} failed ({completed.returncode}): {completed.stderr.decode()[:500]}")
-        best_wall = min(best_wall, elapsed)
-        best_cpu = min(best_cpu, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
-    return best_wall, best_cpu
+def run_once(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run. CPU time (user + system of the command and of the workers it
+    forks and waits for) is what other processes on a shared machine disturb least; wall time is what a
+    user waits."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    completed = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if completed.returncode not in (0, 1):
+        raise SystemExit(f"{command[0]} failed ({completed.returncode}): {completed.stderr.decode()[:500]}")
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def timed_together(commands: dict[str, tuple[list[str], int]], repeat: int) -> dict[str, tuple[float, float]]:
+    """{name: best (wall, CPU)} of `repeat` rounds (plus each command's extra rounds); each round runs every
+    command once, one after another, so a slow spell of a shared machine falls on all of them alike and the
+    ratios between them hold."""
+    best: dict[str, tuple[float, float]] = {name: (float("inf"), float("inf")) for name in commands}
+    for round_ in range(repeat + max(extra for _command, extra in commands.values())):
+        for name, (command, extra) in commands.items():
+            if round_ < repeat + extra:
+                wall, cpu = run_once(command)
+                best[name] = (min(best[name][0], wall), min(best[name][1], cpu))
+    return best
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +134,6 @@ def main(argv: list[str] | None = None) -> int:
     kubernetes_validate = shutil.which("kubernetes-validate", path=str(bin_dir)) or shutil.which("kubernetes-validate")
     compile_bytecode()
     documents = rendered_documents()
-    figures: dict[str, tuple[float, float]] = {}
     n = args.files
     key = ("nvidia.com", "DynamoGraphDeployment", "v1alpha1")
     with tempfile.TemporaryDirectory() as scratch:
@@ -136,18 +145,21 @@ def main(argv: list[str] | None = None) -> int:
         write_files(base / "n10", documents["DynamoGraphDeployment"], 10 * n)
         builtins = write_files(base / "builtin", documents["Job"] + documents.get("PersistentVolumeClaim", []), n)
 
-        figures["dgdlint_n"] = timed([dgdlint, "check", *crd_option, str(base / "n")], args.repeat)
-        figures["dgdlint_10n"] = timed([dgdlint, "check", *crd_option, str(base / "n10")], args.repeat)
-        figures["dgdlint_startup_version"] = timed([dgdlint, "--version"], args.repeat + 2)
-        figures["dgdlint_one_file"] = timed([dgdlint, "check", dgds[0]], args.repeat + 2)
-        figures["dgdlint_builtin_n"] = timed([dgdlint, "check", str(base / "builtin")], args.repeat)
-        figures["libyaml_events_n"] = timed([sys.executable, "-c", _EVENTS_ONLY, *dgds], args.repeat)
-        figures["pyyaml_c_load_n"] = timed([sys.executable, "-c", _VALUES_ONLY, *dgds], args.repeat)
+        commands = {
+            "dgdlint_n": ([dgdlint, "check", *crd_option, str(base / "n")], 0),
+            "dgdlint_one_process_n": ([dgdlint, "check", "--jobs", "1", *crd_option, str(base / "n")], 0),
+            "dgdlint_10n": ([dgdlint, "check", *crd_option, str(base / "n10")], 0),
+            "dgdlint_startup_version": ([dgdlint, "--version"], 2),
+            "dgdlint_one_file": ([dgdlint, "check", dgds[0]], 2),
+            "dgdlint_builtin_n": ([dgdlint, "check", str(base / "builtin")], 0),
+            "libyaml_events_n": ([sys.executable, "-c", _EVENTS_ONLY, *dgds], 0),
+            "pyyaml_c_load_n": ([sys.executable, "-c", _VALUES_ONLY, *dgds], 0),
+        }
         if check_jsonschema:
-            figures["check_jsonschema_n"] = timed([check_jsonschema, "--schemafile", str(schema_file), *dgds],
-                                                  args.repeat)
+            commands["check_jsonschema_n"] = ([check_jsonschema, "--schemafile", str(schema_file), *dgds], 0)
         if kubernetes_validate:
-            figures["kubernetes_validate_builtin_n"] = timed([kubernetes_validate, "--strict", *builtins], args.repeat)
+            commands["kubernetes_validate_builtin_n"] = ([kubernetes_validate, "--strict", *builtins], 0)
+        figures = timed_together(commands, args.repeat)
 
     report(figures, n, args.repeat)
     if args.json:
@@ -166,12 +178,16 @@ def report(figures: dict[str, tuple[float, float]], n: int, repeat: int) -> None
                 f"{figures[ours][1] / figures[theirs][1]:.2f} of its CPU time")
 
     wall, _ = figures["dgdlint_n"]
-    print(f"N = {n} files, best of {repeat} runs, whole commands (start-up included), {os.cpu_count()} cores")
+    print(f"N = {n} files, best of {repeat} rounds of every command, whole commands (start-up included), "
+          f"{os.cpu_count()} cores")
     print(f"dgdlint, schema (OpenAPI, CEL, list keys) + all rules, N DGDs: {both('dgdlint_n')} "
           f"({1000 * wall / n:.2f} ms/file, {n / wall:.0f} resources/s)")
+    print(f"dgdlint --jobs 1 (one process), the same: {both('dgdlint_one_process_n')} -> with workers "
+          f"{ratio('dgdlint_n', 'dgdlint_one_process_n').removeprefix('dgdlint ')} in one process")
     if "check_jsonschema_n" in figures:
         print(f"check-jsonschema, OpenAPI only, the same schema: {both('check_jsonschema_n')} "
-              f"-> {ratio('dgdlint_n', 'check_jsonschema_n')}")
+              f"-> {ratio('dgdlint_n', 'check_jsonschema_n')}; in one process "
+              f"{ratio('dgdlint_one_process_n', 'check_jsonschema_n').removeprefix('dgdlint takes ')}")
     else:
         print("check-jsonschema not installed: pip install check-jsonschema to compare")
     print(f"floor, libyaml events only over the same N files: {both('libyaml_events_n')}; PyYAML's C loader "
