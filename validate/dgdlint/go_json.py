@@ -10,8 +10,9 @@ from it (controller-gen writes one schema node per Go field). What Go takes and 
 - a key seen twice decodes again into the same field: an object merges into what the first one set,
   anything else replaces it.
 
-Quantities (`x-kubernetes-int-or-string` with the quantity pattern) take a string or a number in the
-quantity grammar, int-or-string takes a string or a 32-bit integer. The bundled schemas keep an integer's
+Quantities (`x-kubernetes-int-or-string` with the quantity pattern) take a string or a number that
+resource.ParseQuantity reads (the string as written between its quotes, escapes undecoded, trimmed as Go
+trims), int-or-string takes a string or a 32-bit integer. The bundled schemas keep an integer's
 width only as its bounds (maximum 2147483647 for int32); Go's time fields (metav1.Time, RFC 3339 text)
 are named by the caller, as the schemas no longer mark them."""
 
@@ -20,12 +21,15 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import json.scanner
 import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal
 
 from dgdlint.go_time import rfc3339_problem
+from dgdlint.quantity import go_quantity
+from dgdlint.scalars import go_trim_space
 
 INT32_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1
@@ -42,6 +46,30 @@ class Number:
     text: str  # as written: Go reads it for the field's type
 
 
+class Text(str):
+    """A JSON string's value that remembers the string as written between its quotes, escapes and all: a
+    type with its own UnmarshalJSON may read those bytes rather than the value (resource.Quantity does)."""
+
+    __slots__ = ("raw",)
+
+
+class _Decoder(json.JSONDecoder):
+    """Python's JSON decoder, its scanner the pure-Python one, which takes string values from parse_string."""
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        read = self.parse_string
+
+        def parse_string(text: str, end: int, strict: bool):
+            value, after = read(text, end, strict)
+            kept = Text(value)
+            kept.raw = text[end:after - 1]
+            return kept, after
+
+        self.parse_string = parse_string
+        self.scan_once = json.scanner.py_make_scanner(self)
+
+
 class TooDeep(Exception):
     """Nested deeper than Python's parser goes (Go's goes to 10000 levels): dgdlint cannot tell."""
 
@@ -54,13 +82,13 @@ class Undecodable(Exception):
 
 
 def parse(text: str):
-    """The JSON text, objects as Pairs and numbers as Number; ValueError when Go's parser refuses it,
-    TooDeep when dgdlint cannot read it."""
+    """The JSON text, objects as Pairs, numbers as Number and string values as Text; ValueError when Go's
+    parser refuses it, TooDeep when dgdlint cannot read it."""
     def no_constant(name):
         raise ValueError(f"{name} is not JSON")
 
     try:
-        return json.loads(text, object_pairs_hook=Pairs, parse_int=Number, parse_float=Number,
+        return json.loads(text, cls=_Decoder, object_pairs_hook=Pairs, parse_int=Number, parse_float=Number,
                           parse_constant=no_constant)
     except RecursionError:
         raise TooDeep() from None
@@ -106,12 +134,19 @@ def _integer(value, node: dict, path: tuple) -> int:
     return number
 
 
+def _written(value: str) -> str:
+    """A string as its JSON text wrote it between the quotes: Quantity's UnmarshalJSON parses those bytes,
+    escapes undecoded (`"\\u0031Gi"` is no quantity)."""
+    return value.raw if isinstance(value, Text) else value
+
+
 def _scalar(value, node: dict, path: tuple, times: set):
     kind = node.get("type")
     if node.get("x-kubernetes-int-or-string"):
-        if "pattern" in node:  # resource.Quantity: the text (trimmed) or the number in the quantity grammar
-            text = value.strip() if isinstance(value, str) else value.text if isinstance(value, Number) else None
-            if text is None or not re.fullmatch(node["pattern"].strip("^$"), text):
+        if "pattern" in node:  # resource.Quantity: what is written, trimmed as Go trims, read by ParseQuantity
+            text = go_trim_space(_written(value)) if isinstance(value, str) else value.text \
+                if isinstance(value, Number) else None
+            if text is None or go_quantity(text) is None:
                 raise Undecodable(path, f"is {_kind(value)}, not a quantity")
             return text
         return value if isinstance(value, str) else _integer(value, {"maximum": INT32_MAX}, path)
