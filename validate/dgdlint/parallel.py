@@ -61,11 +61,13 @@ def can_fork() -> bool:
 
 
 def share(tasks: int, run: Callable[[int], object], workers: int, meanwhile: Callable[[], None] | None = None,
-          send: Callable[[dict], bytes] | None = None, receive: Callable[[bytes], dict] | None = None) -> list:
+          send: Callable[[dict], bytes] | None = None, receive: Callable[[bytes], dict] | None = None,
+          ready: Callable[[object], object] | None = None) -> list:
     """[run(0), ..., run(tasks - 1)], the tasks shared between this process and up to `workers` forks.
     `meanwhile` runs here first, while the workers start on the tasks (not at all without workers: it is
-    work that may as well be done later). A worker's results, {task: result}, travel as `send` writes them
-    and `receive` reads them back (pickle by default)."""
+    work that may as well be done later). A worker's results, {task: ready(result)} (`ready` readies each
+    for the journey as soon as it is done), travel as `send` writes them and `receive` reads them back
+    (pickle by default)."""
     if tasks > MAX_TASKS:
         raise ValueError(f"at most {MAX_TASKS} tasks")
     workers = min(workers, tasks - 1)
@@ -77,7 +79,8 @@ def share(tasks: int, run: Callable[[int], object], workers: int, meanwhile: Cal
     started: list[tuple[int, int]] = []
     try:
         for _ in range(workers):
-            started.append(_fork(queue_read, run, send or _pickled))
+            started.append(_fork(queue_read, run if ready is None else lambda task: ready(run(task)),
+                                 send or _pickled))
         if meanwhile is not None:
             meanwhile()
         results = _claim(queue_read, run)

@@ -31,9 +31,9 @@ def load_files(files: list[str], load_one: Callable[[str, LoadResult], None], jo
         return _load_run(files, load_one)
     size = max(FILES_PER_RUN, -(-len(files) // MAX_TASKS))
     runs = [files[start:start + size] for start in range(0, len(files), size)]
-    parts = share(len(runs), lambda task: _load_run(runs[task], load_one), workers, meanwhile,
-                  send=lambda results: marshal.dumps({task: pack(part) for task, part in results.items()}),
-                  receive=lambda payload: {task: unpack(part) for task, part in marshal.loads(payload).items()})
+    parts = share(len(runs), lambda task: _load_run(runs[task], load_one), workers, meanwhile, send=marshal.dumps,
+                  receive=lambda payload: {task: unpack(part) for task, part in marshal.loads(payload).items()},
+                  ready=pack)
     result = LoadResult()
     for part in parts:
         result.extend(part)
