@@ -154,3 +154,34 @@ def test_the_check_for_forks_left_sees_one(no_children_left):
     finally:
         os.waitpid(pid, 0)
     assert no_children_left()
+
+
+@pytest.mark.parametrize("fails", ["fork", "pipe"])
+def test_where_the_system_refuses_a_fork_or_a_pipe_the_tasks_run_here(fails, monkeypatch, no_children_left):
+    def refused(*_args):
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, fails, refused)
+    assert parallel.share(30, lambda task: task * 2, 3, meanwhile=lambda: None) == [task * 2 for task in range(30)]
+    assert no_children_left()
+
+
+def test_where_the_second_fork_is_refused_the_first_worker_still_helps(monkeypatch, no_children_left):
+    real_fork, forks = os.fork, []
+
+    def once(*_args):
+        if forks:
+            raise OSError(11, "Resource temporarily unavailable")
+        forks.append(True)
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", once)
+    here = os.getpid()
+
+    def task(number):
+        time.sleep(0.001)
+        return number, os.getpid() != here
+
+    results = parallel.share(100, task, 3)
+    assert [number for number, _ in results] == list(range(100)) and any(remote for _, remote in results)
+    assert no_children_left()

@@ -73,14 +73,20 @@ def share(tasks: int, run: Callable[[int], object], workers: int, meanwhile: Cal
     workers = min(workers, tasks - 1)
     if workers < 1 or not can_fork():
         return [run(task) for task in range(tasks)]
-    queue_read, queue_write = os.pipe()
+    try:
+        queue_read, queue_write = os.pipe()
+    except OSError:  # out of file descriptors: no workers
+        return [run(task) for task in range(tasks)]
     os.write(queue_write, b"".join(task.to_bytes(_RECORD, "little") for task in range(tasks)))
     os.close(queue_write)
     started: list[tuple[int, int]] = []
     try:
         for _ in range(workers):
-            started.append(_fork(queue_read, run if ready is None else lambda task: ready(run(task)),
-                                 send or _pickled))
+            try:
+                started.append(_fork(queue_read, run if ready is None else lambda task: ready(run(task)),
+                                     send or _pickled))
+            except OSError:  # no more processes, memory or descriptors: fewer workers, maybe none
+                break
         if meanwhile is not None:
             meanwhile()
         results = _claim(queue_read, run)
@@ -109,7 +115,12 @@ def _claim(queue: int, run) -> dict:
 
 def _fork(queue: int, run, send) -> tuple[int, int]:
     read_end, write_end = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        raise
     if pid == 0:  # the worker: run tasks, send, and leave without this process's exit handlers or buffers
         status = 1
         try:
