@@ -7,9 +7,9 @@ writing end is then closed: each process, this one included, reads the next numb
 slow task or a busy core does not hold the others back, and a process that finds the pipe empty is done.
 Each worker sends back what its tasks gave (pickled, or as the caller encodes it) when it is done.
 
-Nothing is lost when a worker fails: its tasks are run here. Where forking is unsafe or missing (Windows;
-another thread in this process, a native one included, as fork copies only the calling thread), the tasks
-run here, one after another."""
+Nothing is lost when a worker fails: its tasks are run here. Where forking is unsafe or missing (another
+thread in this process, a native one included; a platform without /proc, where that cannot be seen), the
+tasks run here, one after another."""
 
 from __future__ import annotations
 
@@ -52,12 +52,16 @@ def worker_count(jobs: int | None) -> int:
 
 
 def can_fork() -> bool:
+    """Whether this process may fork workers: only where it can see that it runs one thread, native threads
+    included (Linux's /proc), as a fork copies only the calling thread and a lock another one held stays held.
+    Elsewhere (macOS, where system libraries are not safe across a fork either; Windows, without fork) the
+    tasks run in this process."""
     if not hasattr(os, "fork") or threading.active_count() != 1:
         return False
     try:
-        return len(os.listdir("/proc/self/task")) == 1  # native threads too (Linux)
-    except OSError:  # pragma: no cover - no /proc: Python's own threads were counted
-        return True
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 def share(tasks: int, run: Callable[[int], object], workers: int, meanwhile: Callable[[], None] | None = None,
