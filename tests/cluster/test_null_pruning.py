@@ -12,7 +12,8 @@ from controlplane import ApiError, install_crd, resource_path
 
 from dgdlint.engine import check_texts
 from dgdlint.schema import SchemaStage, prune_declared_nulls, prune_nulls, zero_nulls
-from dgdlint.webhook_model import GPU_POWER_LIMIT, graph_views
+from dgdlint.webhook_component import GPU_POWER_LIMIT
+from dgdlint.webhook_model import graph_views
 
 pytestmark = CLUSTER
 

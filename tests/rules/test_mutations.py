@@ -137,11 +137,11 @@ MUTANTS = [
     ("rules/webhook_gpu.py", "component.alpha and mode == INTRA_POD and",
      'component.alpha and as_str(as_map(failover.value).get("mode")) == "intraPod" and',
      "failover-invalid"),  # the mode read as written: the CRD's default intraPod for an unset one forgotten
-    ("webhook_model.py", "if isinstance(self.raw.get(\"frontendSidecar\"), dict) and", "if False and",
+    ("webhook_component.py", "if isinstance(self.raw.get(\"frontendSidecar\"), dict) and", "if False and",
      "gpu-memory-service-invalid"),  # the v1alpha1 frontend sidecar's container sidecar-frontend forgotten
-    ("webhook_model.py", 'if self.field("sharedMemory", "disabled").value is True:', "if False:",
+    ("webhook_component.py", 'if self.field("sharedMemory", "disabled").value is True:', "if False:",
      "shared-memory-negative"),  # v1alpha1 disabled shared memory's size checked, which the conversion drops
-    ("webhook_model.py", 'if self.field("sharedMemory", "disabled").value is True:',
+    ("webhook_component.py", 'if self.field("sharedMemory", "disabled").value is True:',
      'if self.field("sharedMemory", "disabled").present:', "shared-memory-negative"),  # disabled: false taken for true
     ("cosmos.py", "return go_trim_space(tag) if tag is not None else None", "return tag",
      "runtime-version-required"),  # spaces around the tag kept, which the operator trims
@@ -664,9 +664,9 @@ MUTANTS = [
      "update-workload-provider"),  # only a provider the old manifest wrote counted: a restated one refused
     ("rules/webhook_update.py", "if (before.scaling_adapter or after.scaling_adapter) and",
      "if after.scaling_adapter and", "update-replicas-scaling-adapter"),  # an adapter dropped with the scaling
-    ("webhook_model.py", "return Value(canonical_quantity(found[0]), found[1])", "return Value(found[0], found[1])",
+    ("webhook_component.py", "return Value(canonical_quantity(found[0]), found[1])", "return Value(found[0], found[1])",
      "update-gpu-power-limit"),  # GPUs compared as text: 1000m taken for another count than 1
-    ("webhook_model.py", "found = table.get(NVIDIA_GPU)",
+    ("webhook_component.py", "found = table.get(NVIDIA_GPU)",
      'found = next((table[r] for r in sorted(table) if r.lower().endswith("/gpu")), None)',
      "update-gpu-power-limit"),  # any */gpu resource counted, where the webhook counts nvidia.com/gpu only
     ("schema/stage.py", "return (min_available_defaulted(old, stored),", "return (old,",

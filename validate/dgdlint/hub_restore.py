@@ -34,7 +34,8 @@ from dgdlint.hub_containers import MAIN, drops_generated_main, name_only, templa
 from dgdlint.model import as_list, as_map
 from dgdlint.once import once
 from dgdlint.release import NEWEST, Release
-from dgdlint.webhook_model import FRONTEND_SIDECAR_CONTAINER, ComponentView, GraphView, Value
+from dgdlint.webhook_component import FRONTEND_SIDECAR_CONTAINER, ComponentView, Value
+from dgdlint.webhook_model import GraphView
 
 # Where restored values are said to be: inside the annotation, then the record's spec path.
 RECORD_PATH = ("metadata", "annotations", SPEC_RECORD)

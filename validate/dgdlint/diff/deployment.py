@@ -8,7 +8,8 @@ from dgdlint.diff.comparison import Comparison, location, plural
 from dgdlint.diff.pods import components_of, pods_of
 from dgdlint.diff.views import describe_changes, view_changes, worker_view
 from dgdlint.model import Graph
-from dgdlint.webhook_model import ComponentView, GraphView
+from dgdlint.webhook_component import ComponentView
+from dgdlint.webhook_model import GraphView
 
 
 def _components_container(graph: Graph) -> tuple:

@@ -36,7 +36,8 @@ from dgdlint.hub_restore import HubRestore, RestoredComponentView
 from dgdlint.model import Component, Container, Mount, PodSettings, as_list, as_map, as_str, container_of
 from dgdlint.quantity import parse_quantity
 from dgdlint.rules.compilation_cache import DEFAULT_MOUNT_POINTS, pod_framework
-from dgdlint.webhook_model import FRONTEND_SIDECAR_CONTAINER, ComponentView, GraphView
+from dgdlint.webhook_component import FRONTEND_SIDECAR_CONTAINER, ComponentView
+from dgdlint.webhook_model import GraphView
 
 
 @dataclass

@@ -10,7 +10,8 @@ from dgdlint.edit.plans import Ambiguous, DeleteKeys, QuoteScalar, SetField
 from dgdlint.load.resolve import BOOL, resolve_plain
 from dgdlint.model import Model, as_map
 from dgdlint.rules.hygiene import DISABLE_DISCOVERY
-from dgdlint.webhook_model import DISCOVERY_MODE, INTRA_POD, graph_views
+from dgdlint.webhook_component import DISCOVERY_MODE, INTRA_POD
+from dgdlint.webhook_model import graph_views
 
 ENABLE_METRICS = "nvidia.com/enable-metrics"
 # The operator's annotations it reads as a switch, by how it compares the text: whether the switch is on.

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import re
 
+from dgdlint.defaulting import WORKLOAD_PROVIDER
 from dgdlint.model import Model, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.webhook_model import (
+from dgdlint.webhook_component import (
     DISCOVERY_MODE,
     GROVE_UPDATE_STRATEGY,
     INTRA_POD,
     ORIGIN_VERSION,
     VLLM_EXECUTOR_BACKEND,
-    WORKLOAD_PROVIDER,
-    graph_views,
 )
+from dgdlint.webhook_model import graph_views
 
 # The operator parses the origin version leniently (Masterminds semver's NewVersion): `1.2`, `v1` and
 # `1.4.0-rc.1` pass; words, empty strings and four parts do not.

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dgdlint.model import Model, as_str
 from dgdlint.quantity import parse_quantity
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.webhook_model import FRONTEND_SIDECAR_CONTAINER, graph_views
+from dgdlint.webhook_component import FRONTEND_SIDECAR_CONTAINER
+from dgdlint.webhook_model import graph_views
 
 
 @rule(

@@ -8,7 +8,8 @@ import re
 from dgdlint.hub_restore import converted_views
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.webhook_model import GPU_POWER_LIMIT, INTER_POD, INTRA_POD, graph_views
+from dgdlint.webhook_component import GPU_POWER_LIMIT, INTER_POD, INTRA_POD
+from dgdlint.webhook_model import graph_views
 
 GMS_COMPONENT_TYPES = ("worker", "prefill", "decode")
 NO_FAILOVER_TYPES = ("epp", "frontend", "planner")

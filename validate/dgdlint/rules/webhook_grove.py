@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dgdlint.model import Model, as_map
 from dgdlint.rules.registry import Hit, rule
-from dgdlint.webhook_model import GROVE_API_VERSION, ComponentView, GraphView, Override, graph_views
+from dgdlint.webhook_component import GROVE_API_VERSION, ComponentView, Override
+from dgdlint.webhook_model import GraphView, graph_views
 
 GROVE_NAME_BUDGET = 45
 MIN_PCS_NAME = 8

@@ -18,7 +18,8 @@ from dgdlint.model import as_str
 from dgdlint.rules.registry import DiffRule
 from dgdlint.rules.webhook_grove import expected_target
 from dgdlint.rules.webhook_topology import restart_order_problems
-from dgdlint.webhook_model import INTER_POD, ComponentView, GraphView, Override
+from dgdlint.webhook_component import INTER_POD, ComponentView, Override
+from dgdlint.webhook_model import GraphView
 
 
 def _text(paragraph: str) -> str:
