@@ -30,7 +30,7 @@ def run(args) -> int:
     if args.fix:
         _fix_first(args, decisions.config)
     schema_stage = schema_stage_for(args, decisions.config)
-    loaded_inputs = inputs.load_inputs(args, decisions.config, meanwhile=lambda: _prepare(schema_stage))
+    loaded_inputs = inputs.load_inputs(args, decisions.config, meanwhile=_prepare)
     loaded = loaded_inputs.loaded
     if loaded_inputs.nothing_rendered:
         model = build_model(loaded, args.namespace)
@@ -49,12 +49,11 @@ def run(args) -> int:
     return outcome.report(args, outcome.render_findings(result, args), failed, result)
 
 
-def _prepare(schema_stage) -> None:
-    """What checking will need, set up while worker processes read the files: the rules' modules, and the
-    schema stage's compiled schemas and CEL environment."""
+def _prepare() -> None:
+    """What checking will need, done while worker processes read the files: the rules' modules. The schemas
+    are compiled where they are used: for a large set, in the worker that runs the schema stage while this
+    process runs the rules (engine.check_loaded), which takes longer; and only the versions the set uses."""
     import dgdlint.rules  # noqa: F401 - importing registers every rule
-
-    schema_stage.prepare()
 
 
 def _fix_first(args, config) -> None:

@@ -90,14 +90,6 @@ class SchemaStage:
             return "the CRDs given"
         return ""
 
-    def prepare(self) -> None:
-        """Compile ahead what checking a DynamoGraphDeployment needs first (its served versions' schemas and
-        walkers, the CEL environment), as `check` would on its first graph: done while files are read."""
-        for (group, kind, _version), crd in self.crds.items():
-            if group == DYNAMO_GROUP and kind == "DynamoGraphDeployment" and crd.served:
-                crd.fast()
-                self._walker(crd.schema, None, builtin=False)
-
     def check(self, objects: list[KObject], old_objects: dict | None = None) -> list[Finding]:
         findings: list[Finding] = []
         skipped_kinds: dict[str, KObject] = {}
