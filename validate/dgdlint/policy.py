@@ -6,7 +6,6 @@ Applied after the stages, so every stage and format sees the same decisions."""
 from __future__ import annotations
 
 import fnmatch
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -209,6 +208,8 @@ def apply_suppressions(findings: list[Finding], objects,
 
 def fingerprint(finding: Finding) -> str:
     """Stable across edits that move lines: rule, file, object and field path."""
+    import hashlib  # here: it loads OpenSSL, which a check without a baseline does not need
+
     text = "\x1f".join((finding.rule, finding.file.replace(os.sep, "/"), finding.object_ref, finding.path))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 

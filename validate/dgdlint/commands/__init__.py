@@ -35,7 +35,9 @@ def command_module(name: str):
     return importlib.import_module(f"dgdlint.commands.{name}")
 
 
-def build_parser() -> Parser:
+def build_parser(only: str | None = None) -> Parser:
+    """The whole command line; `only`: with that command's parser alone (what `dgdlint COMMAND ...` reads:
+    the other commands' modules, some with heavy imports of their own, are then not imported)."""
     from dgdlint import __version__
 
     parser = Parser(prog="dgdlint", description="Validate NVIDIA Dynamo graph deployments before they reach a "
@@ -43,7 +45,7 @@ def build_parser() -> Parser:
                     epilog="Run `dgdlint COMMAND --help` for a command's options and an example.")
     parser.add_argument("--version", action="version", version=f"dgdlint {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for name in COMMANDS:
+    for name in [only] if only else COMMANDS:
         module = command_module(name)
         description = textwrap.fill(getattr(module, "DESCRIPTION", module.HELP), 100)
         sub = subparsers.add_parser(name, help=module.HELP, description=description,
@@ -59,7 +61,8 @@ def run(argv: list[str]) -> int:
         module = command_module(argv[0])
         if getattr(module, "PASSTHROUGH", False):  # a command whose own parser reads its arguments
             return module.run_arguments(argv[1:])
-    parser = build_parser()
+    # `dgdlint COMMAND ...` needs that command's parser only; --help and a missing command, all of them.
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # said by the command's parser, with its usage line: `dgdlint check: error: ...`
         (getattr(args, "command_parser", None) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
