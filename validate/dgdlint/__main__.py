@@ -1,5 +1,5 @@
 """`python -m dgdlint` is the `dgdlint` command."""
 
-from dgdlint.cli import main
+from dgdlint.cli import entry
 
-raise SystemExit(main())
+entry()

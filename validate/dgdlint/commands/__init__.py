@@ -16,7 +16,8 @@ ends with `outcome.apply` and `outcome.report`, so the configuration, the annota
 command module is imported to build the parser, and the CLI must start fast for a pre-commit hook.
 
 Exit codes: 0 no error finding; 1 at least one error finding (input that does not parse or render
-included); 2 usage error (unknown flag, missing path, unusable CRD); 3 dgdlint itself failed."""
+included); 2 usage error (unknown flag, missing path, unusable CRD, an output that cannot be written);
+3 dgdlint itself failed."""
 
 from __future__ import annotations
 

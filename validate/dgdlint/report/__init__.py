@@ -48,7 +48,13 @@ def write_report(report: str, target: str | None) -> str | None:
     import sys
 
     if target is None:
-        sys.stdout.write(report)
+        try:
+            sys.stdout.write(report)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader left: dgdlint.cli ends quietly
+            raise
+        except OSError as error:  # a full disk or a device error under a redirection
+            return f"cannot write the report to standard output: {error.strerror}"
         return None
     try:
         with open(target, "w", encoding="utf-8") as handle:
