@@ -23,3 +23,20 @@ def test_the_benchmark_measures_every_command_in_wall_and_cpu_time(tmp_path):
     assert "dgdlint --jobs 1 (one process)" in completed.stdout
     assert "start-up: dgdlint --version" in completed.stdout
     assert "floor, libyaml events only" in completed.stdout
+
+
+def test_rule_costs_times_every_rule_first_and_after_the_others():
+    from dgdlint.rules import REGISTRY
+    from dgdlint.tools.rule_costs import measure
+
+    costs = measure([str(ROOT / "examples")], repeat=1)
+    assert set(costs) == set(REGISTRY)
+    assert all(first > 0 and after > 0 for first, after in costs.values())
+
+
+def test_rule_costs_prints_the_portable_rules():
+    completed = subprocess.run([sys.executable, "-m", "dgdlint.tools.rule_costs", "--repeat", "1", "--top", "200",
+                                str(ROOT / "examples")], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr
+    assert "pod-spec-invalid" in completed.stdout and "yes" in completed.stdout
+    assert "each after the others" in completed.stdout

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from dgdlint import parallel
+from dgdlint.engine import PORTABLE_RULES
 from dgdlint.load import load_paths
 from dgdlint.load.workers import MIN_FILES
 from refdata import ROOT
@@ -72,11 +73,13 @@ def _check(jobs: str, *paths: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, cwd=ROOT, env=environment, timeout=600)
 
 
-SOME_RULES = [str(path.relative_to(ROOT)) for path in sorted(RULE_FIXTURES.iterdir()) if path.is_dir()][:20]
+# The first 20 rules' fixtures, and those of the rules a worker may run once it is done with the schema stage.
+FIRST_RULES = [str(path.relative_to(ROOT)) for path in sorted(RULE_FIXTURES.iterdir()) if path.is_dir()][:20]
+SOME_RULES = sorted(set(FIRST_RULES) | {f"tests/rules/{name}" for name in PORTABLE_RULES})
 
 
 @forks
-@pytest.mark.parametrize("paths", [pytest.param(SOME_RULES, id="20-rules"),
+@pytest.mark.parametrize("paths", [pytest.param(SOME_RULES, id="some-rules"),
                                    pytest.param(["tests/rules"], id="every-rule", marks=pytest.mark.slow)])
 def test_a_check_with_workers_reports_what_one_process_reports(paths):
     alone = _check("1", "tests/hostile/inputs", *paths)
@@ -85,6 +88,15 @@ def test_a_check_with_workers_reports_what_one_process_reports(paths):
     assert len(alone.stdout) > 100_000
     assert '"stage": "schema"' in alone.stdout and '"stage": "rule"' in alone.stdout  # a worker ran one of them
     assert shared.stdout == alone.stdout
+
+
+def test_the_portable_rules_are_rules_with_fixtures():
+    from dgdlint.rules import REGISTRY
+
+    assert len(set(PORTABLE_RULES)) == len(PORTABLE_RULES)
+    for name in PORTABLE_RULES:
+        assert name in REGISTRY
+        assert any((RULE_FIXTURES / name / "fail").glob("*.yaml")), name
 
 
 @pytest.mark.parametrize("value", ["-1", "many", "257"])
