@@ -1,3 +1,3 @@
 """dgdlint: validate NVIDIA Dynamo graph deployments (and the Cosmos3 Reasoner chart) before they reach a cluster."""
 
-__version__ = "0.2.15"
+__version__ = "0.2.16"
