@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from dgdlint.cosmos import download_container, env_text, is_cosmos_graph, nim_workers, support_matrix
+from dgdlint.cosmos import env_text, is_cosmos_graph, nim_workers, support_matrix
+from dgdlint.downloads import download_container
 from dgdlint.model import Component, Container, KObject, Model, PodSettings, Workload, as_map
 from dgdlint.node_selection import admitted_values
 

@@ -4,9 +4,10 @@ claims missing from the new set (diff-deleted)."""
 
 from __future__ import annotations
 
-from dgdlint.cosmos import cache_mounts, download_jobs, is_streaming, nim_workers, same_model_value
+from dgdlint.cosmos import cache_mounts, is_streaming, nim_workers, same_model_value
 from dgdlint.diff.comparison import PVC_KIND, Comparison, absent, location, object_key, plural, shown
 from dgdlint.diff.views import MODEL_FIELDS, model_identity
+from dgdlint.downloads import download_jobs
 from dgdlint.model import DGD_KIND, DYNAMO_GROUP, Graph, KObject, Model, as_str, canonical_json
 
 

@@ -40,7 +40,8 @@ def fix_download_model(model: Model):
     """The download Job takes the model its graphs' workers run: for each model field, the one value they
     all agree on. Workers (or graphs sharing a Job) that disagree, a Job whose field comes from valueFrom,
     and a tags selector for another GPU count than the Job's leave the field to a person."""
-    from dgdlint.cosmos import download_jobs, same_model_value
+    from dgdlint.cosmos import same_model_value
+    from dgdlint.downloads import download_jobs
     from dgdlint.rules.model_selection import MODEL_ENV
 
     rule = "download-job-model-mismatch"

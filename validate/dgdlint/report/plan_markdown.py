@@ -105,7 +105,7 @@ def _mermaid_label(*parts: str) -> str:
 
 def mermaid(plan: Plan) -> list[str]:
     """A flowchart: frontend -> workers per graph, the claims they mount, the Jobs that fill them first."""
-    from dgdlint.cosmos import download_jobs
+    from dgdlint.downloads import download_jobs
 
     ids: dict[object, str] = {}
 

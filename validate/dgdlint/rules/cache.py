@@ -4,7 +4,8 @@ volume that exists."""
 
 from __future__ import annotations
 
-from dgdlint.cosmos import NIM_CACHE_PATH, cache_mounts, download_jobs, env_text, is_cosmos_graph, nim_workers
+from dgdlint.cosmos import NIM_CACHE_PATH, cache_mounts, env_text, is_cosmos_graph, nim_workers
+from dgdlint.downloads import download_jobs
 from dgdlint.model import Model, as_list, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
 

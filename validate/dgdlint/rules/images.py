@@ -4,7 +4,6 @@ pinned, and a runtime version the operator can read."""
 from __future__ import annotations
 
 from dgdlint.cosmos import (
-    download_jobs,
     image_repository,
     image_tag,
     is_cosmos_graph,
@@ -16,6 +15,7 @@ from dgdlint.cosmos import (
     runs_streaming_frontend,
     runtime_image_tag,
 )
+from dgdlint.downloads import download_jobs
 from dgdlint.model import Model
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.webhook_model import graph_views

@@ -4,7 +4,6 @@ support matrix and with each other, in the workers and in the download Job; Edge
 from __future__ import annotations
 
 from dgdlint.cosmos import (
-    download_jobs,
     env_text,
     is_cosmos_container,
     is_cosmos_graph,
@@ -13,6 +12,7 @@ from dgdlint.cosmos import (
     same_model_value,
     support_matrix,
 )
+from dgdlint.downloads import download_jobs
 from dgdlint.model import Container, Model, canonical_json
 from dgdlint.rules.registry import Hit, rule
 
