@@ -70,6 +70,7 @@ def entry() -> None:
     import os
 
     code = main()
+    code = code if isinstance(code, int) else EXIT_OK  # as sys.exit(None) would
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader left (`dgdlint check | head`): the verdict stands
