@@ -150,6 +150,32 @@ def test_rules_and_explain_come_from_the_registry(capsys):
     assert code == 0 and "Why it matters" in out and "NIM_USE_DFLASH" in out
 
 
+def test_an_unusable_crd_is_said_before_standard_input_is_read(tmp_path):
+    """The schema stage is set up while worker processes read many files, and before anything is read where
+    none do: a terminal left open on standard input does not wait for input that a bad --crd would refuse."""
+    process = subprocess.Popen([sys.executable, "-m", "dgdlint", "check", "--crd", str(tmp_path / "nocrd.yaml"), "-"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        code = process.wait(timeout=60)  # standard input stays open all along
+        assert code == 2 and "nocrd.yaml" in process.stderr.read()
+    finally:
+        process.kill()
+        process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            stream.close()
+
+
+def test_an_unusable_crd_is_a_usage_error_when_workers_read_the_files(tmp_path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for index in range(40):  # above load.workers.MIN_FILES: worker processes read them
+        (folder / f"m{index}.yaml").write_bytes(BASE.read_bytes())
+    completed = subprocess.run([sys.executable, "-m", "dgdlint", "check", "--jobs", "2", "--crd",
+                                str(tmp_path / "nocrd.yaml"), str(folder)], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 2 and "nocrd.yaml" in completed.stderr and "Traceback" not in completed.stderr
+    assert completed.stdout == ""
+
+
 def test_the_installed_command_starts_and_reports_its_version():
     dgdlint = Path(sys.executable).with_name("dgdlint")
     completed = subprocess.run([str(dgdlint), "--version"], capture_output=True, text=True, timeout=60)

@@ -53,11 +53,16 @@ def test_workers_read_what_one_process_reads(jobs, forking):
 
 
 @forks
-def test_a_few_files_are_read_here_and_meanwhile_is_not_run(forking):
+def test_a_few_files_are_read_here_after_meanwhile(forking, monkeypatch):
+    from dgdlint.load import files as files_module
+
     files = sorted(str(path) for path in HOSTILE.glob("*.yaml"))[: MIN_FILES - 1]
-    ran = []
-    loaded = load_paths(files, jobs=4, meanwhile=lambda: ran.append(True))
-    assert ran == [] and all(d.positions is not None for d in loaded.documents)
+    order = []
+    read = files_module.load_bytes
+    monkeypatch.setattr(files_module, "load_bytes", lambda *a: (order.append("read"), read(*a))[1])
+    loaded = load_paths(files, jobs=4, meanwhile=lambda: order.append("meanwhile"))
+    assert order == ["meanwhile"] + ["read"] * len(files)
+    assert all(d.positions is not None for d in loaded.documents)
 
 
 @forks

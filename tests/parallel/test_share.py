@@ -97,12 +97,12 @@ def test_an_error_here_stops_the_workers_and_is_raised(no_children_left):
     assert no_children_left()
 
 
-def test_meanwhile_runs_here_while_workers_work_and_not_at_all_without_them():
+def test_meanwhile_runs_here_once_while_workers_work_or_before_the_tasks_without_them():
     calls = []
     parallel.share(10, lambda task: task, 1, meanwhile=lambda: calls.append(os.getpid()))
     assert calls == [os.getpid()]
-    parallel.share(10, lambda task: task, 0, meanwhile=lambda: calls.append("again"))
-    assert calls == [os.getpid()]
+    parallel.share(10, lambda task: calls.append(task), 0, meanwhile=lambda: calls.append("first"))
+    assert calls == [os.getpid(), "first", *range(10)]
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="no /proc: dgdlint cannot see its threads, and "

@@ -68,19 +68,19 @@ def share(tasks: int, run: Callable[[int], object], workers: int, meanwhile: Cal
           send: Callable[[dict], bytes] | None = None, receive: Callable[[bytes], dict] | None = None,
           ready: Callable[[object], object] | None = None) -> list:
     """[run(0), ..., run(tasks - 1)], the tasks shared between this process and up to `workers` forks.
-    `meanwhile` runs here first, while the workers start on the tasks (not at all without workers: it is
-    work that may as well be done later). A worker's results, {task: ready(result)} (`ready` readies each
+    `meanwhile` runs here first, while the workers start on the tasks (before the tasks where no worker
+    starts). A worker's results, {task: ready(result)} (`ready` readies each
     for the journey as soon as it is done), travel as `send` writes them and `receive` reads them back
     (pickle by default)."""
     if tasks > MAX_TASKS:
         raise ValueError(f"at most {MAX_TASKS} tasks")
     workers = min(workers, tasks - 1)
     if workers < 1 or not can_fork():
-        return [run(task) for task in range(tasks)]
+        return _here(tasks, run, meanwhile)
     try:
         queue_read, queue_write = os.pipe()
     except OSError:  # out of file descriptors: no workers
-        return [run(task) for task in range(tasks)]
+        return _here(tasks, run, meanwhile)
     os.write(queue_write, b"".join(task.to_bytes(_RECORD, "little") for task in range(tasks)))
     os.close(queue_write)
     started: list[tuple[int, int]] = []
@@ -105,6 +105,12 @@ def share(tasks: int, run: Callable[[int], object], workers: int, meanwhile: Cal
             _stop(pid, pipe)
         if queue_read >= 0:
             os.close(queue_read)
+
+
+def _here(tasks: int, run, meanwhile) -> list:
+    if meanwhile is not None:
+        meanwhile()
+    return [run(task) for task in range(tasks)]
 
 
 def _claim(queue: int, run) -> dict:

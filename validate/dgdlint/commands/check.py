@@ -22,16 +22,19 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from dgdlint.engine import CheckResult, check_loaded
-    from dgdlint.model import build_model
-
     options.outputs(args)  # a usage error before any work
     decisions = outcome.read_policy(args)
     if args.fix:
         _fix_first(args, decisions.config)
-    schema_stage = schema_stage_for(args, decisions.config)
-    loaded_inputs = inputs.load_inputs(args, decisions.config, meanwhile=_prepare)
+    prepared: list = []
+    loaded_inputs = inputs.load_inputs(args, decisions.config,
+                                       meanwhile=lambda: prepared.append(_prepare(args, decisions.config)))
+    schema_stage = prepared[0]
     loaded = loaded_inputs.loaded
+
+    from dgdlint.engine import CheckResult, check_loaded
+    from dgdlint.model import build_model
+
     if loaded_inputs.nothing_rendered:
         model = build_model(loaded, args.namespace)
         result = CheckResult(sorted(loaded.findings + loaded_inputs.render_findings, key=lambda f: f.sort_key()),
@@ -49,11 +52,15 @@ def run(args) -> int:
     return outcome.report(args, outcome.render_findings(result, args), failed, result)
 
 
-def _prepare() -> None:
-    """What checking will need, done while worker processes read the files: the rules' modules. The schemas
-    are compiled where they are used: for a large set, in the worker that runs the schema stage while this
-    process runs the rules (engine.check_loaded), which takes longer; and only the versions the set uses."""
+def _prepare(args, config):
+    """What checking needs besides the files, set up while worker processes read them (before anything is read
+    where none do): the schema stage, whose usage errors (an unusable --crd) come then, and the rules' modules.
+    The schemas themselves are compiled where they are used: for a large set, in the worker that runs the
+    schema stage while this process runs the rules (engine.check_loaded); and only the versions the set uses."""
+    stage = schema_stage_for(args, config)
     import dgdlint.rules  # noqa: F401 - importing registers every rule
+
+    return stage
 
 
 def _fix_first(args, config) -> None:

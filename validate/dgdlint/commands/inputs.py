@@ -48,8 +48,8 @@ def check_chart_arguments(args) -> None:
 
 def load_inputs(args, config=None, meanwhile=None) -> Inputs:
     """The PATHs (minus what the configuration excludes) and the chart render of `args`. A chart given as a
-    PATH is rendered as if given with --chart. `meanwhile` runs while worker processes read the files
-    (--jobs), if they do."""
+    PATH is rendered as if given with --chart. `meanwhile` runs once, after the usage errors of the paths:
+    while worker processes read the files (--jobs), where they do, else before anything is read."""
     paths = charts_given_as_paths(args, list(getattr(args, "paths", []) or []))
     if not paths and not args.chart:
         raise UsageProblem("give at least one PATH (or - for stdin), or --chart CHART")
@@ -61,6 +61,9 @@ def load_inputs(args, config=None, meanwhile=None) -> Inputs:
     inputs = Inputs(sources=list(paths))
     if paths:
         load_path_inputs(paths, inputs.loaded, config, getattr(args, "jobs", 1), meanwhile)
+    elif meanwhile is not None:
+        meanwhile()
+    if paths:
         from dgdlint.load.triage import triage
 
         triage(inputs.loaded, getattr(args, "manifests_only", False), args.chart)
