@@ -22,7 +22,7 @@ LAYERS = {
     "dgdlint.model": 2, "dgdlint.release": 2, "dgdlint.webhook_model": 2, "dgdlint.webhook_component": 2,
     "dgdlint.runtime_images": 2, "dgdlint.defaulting": 2,
     "dgdlint.quantity": 0, "dgdlint.cosmos": 2, "dgdlint.video": 2, "dgdlint.gpu": 2, "dgdlint.node_selection": 2,
-    "dgdlint.command_line": 2, "dgdlint.downloads": 2,
+    "dgdlint.command_line": 2, "dgdlint.downloads": 2, "dgdlint.volume_binding": 2,
     "dgdlint.schema": 3, "dgdlint.conversion_record": 3, "dgdlint.rules": 3, "dgdlint.diff": 3, "dgdlint.policy": 3,
     "dgdlint.hub_restore": 3, "dgdlint.hub_containers": 3,
     "dgdlint.engine": 4, "dgdlint.plan": 4, "dgdlint.preflight": 4,

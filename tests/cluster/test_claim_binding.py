@@ -18,7 +18,7 @@ import yaml
 from cluster_support import CLUSTER
 from controlplane import ApiError, resource_path
 
-from dgdlint.rules.claim_binding import DEFAULT_CLASS
+from dgdlint.volume_binding import DEFAULT_CLASS
 
 pytestmark = CLUSTER
 

@@ -310,29 +310,29 @@ MUTANTS = [
      "storage-class-invalid"),  # an empty term taken
     ("rules/storage_class.py", "elif expressions in seen:", "elif False:",
      "storage-class-invalid"),  # a term given twice taken
-    ("rules/claim_binding.py", "whole_bytes=named)", "whole_bytes=True)",
+    ("volume_binding.py", "whole_bytes=named)", "whole_bytes=True)",
      "claim-volume-mismatch"),  # a reserved volume compared in whole bytes
-    ("rules/claim_binding.py", "whole_bytes=named)", "whole_bytes=False)",
+    ("volume_binding.py", "whole_bytes=named)", "whole_bytes=False)",
      "claim-volume-mismatch"),  # a named volume compared to the fraction of a byte
-    ("rules/claim_binding.py", "if wanted is not UNSET and wanted != held:", "if wanted != held:",
+    ("volume_binding.py", "if wanted is not UNSET and wanted != held:", "if wanted != held:",
      "claim-volume-default-class"),  # an unset class read as none
-    ("rules/claim_binding.py", 'return as_str(spec.get("volumeMode")) or "Filesystem"',
+    ("volume_binding.py", 'return as_str(spec.get("volumeMode")) or "Filesystem"',
      'return as_str(spec.get("volumeMode")) or ""', "claim-volume-mismatch"),  # an unset mode not Filesystem
-    ("rules/claim_binding.py",
+    ("volume_binding.py",
      "        return\n    yield from fit_problems(claim, volume, attributes_class, named=True)",
      "        pass\n    yield from fit_problems(claim, volume, attributes_class, named=True)",
      "claim-volume-mismatch"),  # volumes that name each other checked
-    ("rules/claim_binding.py", "(not uid or uid == as_str(", "(True or uid == as_str(",
+    ("volume_binding.py", "(not uid or uid == as_str(", "(True or uid == as_str(",
      "claim-volume-mismatch"),  # a claimRef's uid ignored
     ("rules/claim_binding.py", "elif first_reserved.setdefault(id(claim), volume) is not volume:", "elif False:",
      "claim-volume-mismatch"),  # two volumes reserved for one claim taken
-    ("rules/claim_binding.py", "if first is not made and _claim_ref(volume) is None:", "if False:",
+    ("rules/claim_binding.py", "if first is not made and claim_ref(volume) is None:", "if False:",
      "claim-volume-mismatch"),  # a volume named by two claims taken
     ("rules/claim_binding.py", 'get("volumeName")) == volume.name:', 'get("volumeName")) == "":',
      "claim-volume-mismatch"),  # a claim bound both ways read as passing its volume over
     ("rules/claim_binding.py", "if BIND_COMPLETED not in made.claim.annotations})",
      "})", "claim-volume-mismatch"),  # a claim exported bound read as a new one
-    ("rules/claim_binding.py", "if mode and mode not in offered]", "if False]",
+    ("volume_binding.py", "if mode and mode not in offered]", "if False]",
      "claim-volume-mismatch"),  # access modes not compared
     ("rules/persistent_volume.py", "if amount is not None and amount <= 0:", "if amount is not None and amount < 0:",
      "persistent-volume-invalid"),  # a capacity of 0 taken

@@ -12,8 +12,9 @@ from urllib.parse import urlsplit
 from dgdlint.edit.plans import Ambiguous, DeleteItems, DeleteKeys, FromSecret, SetField
 from dgdlint.model import Model, as_map, as_str
 from dgdlint.model.objects import is_gpu_resource, parse_count
-from dgdlint.rules.claim_binding import claims_left_to_the_default_class, volume_class
+from dgdlint.rules.claim_binding import claims_left_to_the_default_class
 from dgdlint.rules.hygiene import NIM_REGISTRY, env_repeats, image_pull_secret_missing, secret_string_items
+from dgdlint.volume_binding import volume_class
 
 NGC_KEY = "NGC_API_KEY"
 NGC_REGISTRY = "nvcr.io"

@@ -9,7 +9,7 @@ from dgdlint.preflight.needs import claim_pods, gpu_demand, needed_secrets, prio
 from dgdlint.preflight.report import Report
 from dgdlint.preflight.volumes import check_volume_binding, claim_object, cluster_default_class, template_claims
 from dgdlint.quantity import parse_quantity, quantity_bytes
-from dgdlint.rules.claim_binding import claim_class
+from dgdlint.volume_binding import claim_class
 
 DGD_CRD = "dynamographdeployments.nvidia.com"
 GPU_PRODUCT_LABEL = "nvidia.com/gpu.product"

@@ -12,7 +12,7 @@ each claim a StatefulSet makes of its volumeClaimTemplates that the cluster does
 from __future__ import annotations
 
 from dgdlint.model import KObject, as_map, as_str
-from dgdlint.rules.claim_binding import (
+from dgdlint.volume_binding import (
     UNSET,
     claim_class,
     fit_problems,

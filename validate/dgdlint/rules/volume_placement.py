@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 from dgdlint.model import Component, KObject, Model, PodSettings, as_map, as_str
 from dgdlint.model.claims import MadeClaim
-from dgdlint.rules.claim_binding import fit_problems
 from dgdlint.rules.node_affinity import TERMS_SHOWN
 from dgdlint.rules.persistent_volume import persistent_volume_problems
 from dgdlint.rules.registry import Hit, rule
 from dgdlint.rules.scheduling import node_selection_problems
 from dgdlint.rules.volume_affinity import REQUIRED, VolumeTerms, joint_verdict, volume_terms
+from dgdlint.volume_binding import fit_problems
 
 
 @dataclass
