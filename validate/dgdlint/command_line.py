@@ -15,6 +15,8 @@ SHELLS = ("sh", "bash", "dash", "ash", "zsh", "ksh")
 
 @dataclass(slots=True, unsafe_hash=True)  # not frozen: a frozen one costs twice as much to make
 class Token:
+    """One command-line word, with the command or args element it came from."""
+
     text: str
     path: tuple  # the command/args element it came from
 

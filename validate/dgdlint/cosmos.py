@@ -176,6 +176,8 @@ def env_text(container: Container, name: str) -> str | None:
 
 @dataclass(frozen=True)
 class Matrix:
+    """The chart's support matrix: each variant's precisions and GPU counts, DFlash, the speculative methods."""
+
     data: dict
 
     @property

@@ -11,6 +11,8 @@ from dgdlint.model import Model, build_model
 
 @dataclass
 class CheckResult:
+    """What a check found, on which model, and how the policy took it."""
+
     findings: list[Finding]
     model: Model
     files: list[str] = field(default_factory=list)

@@ -10,6 +10,8 @@ STAGES = ("parse", "schema", "rule")
 
 @dataclass(frozen=True)
 class Location:
+    """A place in the input: file, line, column, the field's path, and a note for a related location."""
+
     file: str
     line: int
     column: int
@@ -19,6 +21,8 @@ class Location:
 
 @dataclass
 class Finding:
+    """One result of a check: which rule, how severe, where, what is wrong and how to fix it."""
+
     rule: str
     severity: str
     stage: str

@@ -43,6 +43,8 @@ class Pairs(list):
 
 @dataclass(frozen=True)
 class Number:
+    """A JSON number kept as written, for Go to read as its field's type."""
+
     text: str  # as written: Go reads it for the field's type
 
 

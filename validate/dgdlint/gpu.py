@@ -28,6 +28,8 @@ _MIG_LABEL = re.compile(r"^(?P<base>.+)-MIG-(?P<profile>[0-9]+g\.[0-9]+gb)$")
 
 @dataclass(frozen=True)
 class GpuProduct:
+    """A GPU product as its node label names it, with its compute capability and memory."""
+
     label: str
     name: str
     compute_capability: str

@@ -44,6 +44,8 @@ def go_parse_int(text: str) -> int | None:
 
 @dataclass
 class Requirement:
+    """One node requirement of a pod: a nodeSelector entry or a match expression of a term."""
+
     key: str
     operator: str  # In, NotIn, Exists, DoesNotExist, Gt, Lt; Equals for a node selector's entry
     values: list[str]

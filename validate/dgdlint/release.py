@@ -41,6 +41,8 @@ def parse_node_port_range(text: str) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Release:
+    """The Dynamo release and Kubernetes version a check is for, and the DGD schemas of that release."""
+
     name: str
     # DGD apiVersion version (v1alpha1, v1beta1) -> the JSON schema of the object, or a schema stage's CRD
     # version whose `.schema` is read only when a rule asks; empty: every field exists

@@ -12,6 +12,8 @@ from dgdlint.cosmos import image_repository, image_tag
 
 @dataclass(frozen=True)
 class VideoCapableImage:
+    """A runtime image repository that serves video, and since which tag."""
+
     repository: str
     capabilities: str
     since: str
@@ -33,6 +35,8 @@ def sets_video_capability(image: str | None) -> VideoCapableImage | None:
 
 @dataclass(frozen=True)
 class NimRuntime:
+    """A NIM image tag and the runtime version an override must name for it."""
+
     repository: str
     tag: str
     runtime: str  # what runtimeVersionOverride says for it

@@ -81,6 +81,8 @@ def is_true(value: str | None) -> bool:
 
 @dataclass
 class VideoComponent:
+    """A component of a video graph: its backend, flags and what it does with video."""
+
     component: Component
     flags: Flags
     backend: str | None  # vllm, sglang, trtllm, fastvideo, another dynamo.<x> module, or None
@@ -196,6 +198,8 @@ def analyse_component(component: Component) -> VideoComponent:
 
 @dataclass
 class Codecs:
+    """The codecs a graph declares in its annotation, and the spellings dgdlint does not know."""
+
     declared: list[str] | None  # canonical names; None when the annotation is absent
     unknown: list[str]  # spellings that name no codec dgdlint knows
     path: tuple
@@ -242,6 +246,8 @@ def graph_codecs(graph: Graph) -> Codecs:
 
 @dataclass
 class VideoGraph:
+    """A graph that serves video understanding or generation: frontends, workers and codecs."""
+
     graph: Graph
     frontends: list[VideoComponent]
     workers: list[VideoComponent]

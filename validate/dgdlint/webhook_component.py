@@ -70,6 +70,8 @@ def _gms_mode(text: str | None) -> str:
 
 @dataclass
 class ComponentView:
+    """A component as the operator's webhook reads it, in either API version."""
+
     component: Component
     alpha: bool  # v1alpha1 service (spec.services)
     # v1alpha1: a v1beta1 frontendSidecar restored from nvidia.com/dgd-spec, and whether the service then builds

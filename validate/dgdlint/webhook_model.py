@@ -19,6 +19,8 @@ from dgdlint.webhook_component import ComponentView, Override, Value, override_a
 
 @dataclass
 class GraphView:
+    """A graph as the operator's webhook reads it, for the release checked against."""
+
     graph: Graph
     release: Release = NEWEST
     previous: object = None  # on an update (dgdlint diff), the object as it was applied before; else None

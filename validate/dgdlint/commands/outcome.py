@@ -19,6 +19,8 @@ from dgdlint.commands.options import EXIT_FINDINGS, EXIT_OK, UsageProblem, outpu
 
 @dataclass
 class Policy:
+    """What decides a check's outcome besides the findings: configuration, annotations, baseline."""
+
     config: object  # dgdlint.policy.Config
     annotations: bool = True
     baseline: set[str] | None = None

@@ -48,6 +48,8 @@ class Document:
 
 @dataclass
 class LoadResult:
+    """The documents read from a set of files, the findings about what could not be read, and the files."""
+
     documents: list[Document] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     files: list[str] = field(default_factory=list)

@@ -20,6 +20,8 @@ PVCS_ENTRY_FIELDS = {("spec", "resources", "requests", "storage"): ("size",),
 
 @dataclass
 class MadeClaim:
+    """A PersistentVolumeClaim the set makes, with what writes it (an object, a DGD, a StatefulSet)."""
+
     owner: KObject  # what the set writes: the claim, the DGD or the StatefulSet
     path: tuple  # where the claim is written in it: () for a claim object
     claim: KObject  # the claim as made

@@ -15,6 +15,8 @@ from dgdlint.release import NEWEST, Release
 
 @dataclass
 class PodSettings:
+    """The pod-level settings of a component or workload: its PodSpec, wherever the API shape puts it."""
+
     obj: KObject
     path: tuple  # the PodSpec's path (for v1alpha1, extraPodSpec)
     spec: dict
@@ -194,6 +196,8 @@ class Pvc:
 
 @dataclass
 class Graph:
+    """A DynamoGraphDeployment and its components, whichever API version writes it."""
+
     obj: KObject
     shape: str  # "services" (v1alpha1) or "components" (v1beta1)
     components: list[Component] = field(default_factory=list)
@@ -244,6 +248,8 @@ class Workload:
 
 @dataclass
 class Model:
+    """The checked set: its objects, graphs, workloads and claims, with the indexes rules share."""
+
     objects: list[KObject] = field(default_factory=list)
     graphs: list[Graph] = field(default_factory=list)
     workloads: list[Workload] = field(default_factory=list)

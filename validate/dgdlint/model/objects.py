@@ -162,6 +162,8 @@ class KObject:
 
 @dataclass
 class EnvVar:
+    """One environment variable of a container, as the operator sets it (graph, component or container)."""
+
     name: str
     value: str | None  # None when the value comes from valueFrom (or is not a scalar); "" when missing or null
     value_from: dict | None
@@ -184,6 +186,8 @@ def mount_fields(mount: dict) -> dict:
 
 @dataclass
 class Mount:
+    """One volume mount of a container, with the claim behind it where the set says."""
+
     volume: str
     mount_path: str | None
     sub_path: str | None
@@ -197,6 +201,8 @@ class Mount:
 
 @dataclass
 class Container:
+    """One container of a pod template or of a DGD component, as the pod will run it."""
+
     obj: KObject
     path: tuple
     name: str

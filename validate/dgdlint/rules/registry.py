@@ -25,6 +25,8 @@ class Hit:
 
 @dataclass(frozen=True)
 class Rule:
+    """A check rule: its identity, what it says and why, and the function that finds its hits."""
+
     name: str  # stable kebab-case id, also used by suppression annotations
     code: str  # short code, e.g. DGD101
     severity: str

@@ -36,6 +36,8 @@ def release_order(name: str) -> tuple:
 
 @dataclass
 class Release:
+    """One release of bundled schemas: where they came from and the kinds and versions it has."""
+
     name: str
     repository: str
     ref: str

@@ -26,6 +26,8 @@ _FIELD_PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_-]*)"
 
 @dataclass(frozen=True)
 class CelRule:
+    """One x-kubernetes-validations entry of a schema, as the API server reads it."""
+
     rule: str
     message: str | None = None
     message_expression: str | None = None

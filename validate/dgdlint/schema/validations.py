@@ -32,6 +32,8 @@ def _has_default(node: dict) -> bool:
 
 @dataclass
 class Violation:
+    """What the walk past OpenAPI found at one node: a CEL rule failed, or a list entry repeated."""
+
     kind: str  # "cel", "cel-uncompiled", "duplicate", "keyless"
     path: tuple
     message: str
