@@ -17,7 +17,6 @@ import math
 import re
 import struct
 from datetime import date
-from decimal import Decimal
 
 from dgdlint.scalars import INT64_RANGE
 
@@ -172,6 +171,8 @@ def value_of(resolved: object) -> object:
             raise Refused("an infinite or NaN number (.inf, .nan): JSON cannot carry it, and the API server "
                           "refuses the object", "Quote it if it is text; otherwise write a finite number.")
         if resolved.is_integer():
+            from decimal import Decimal  # here: a whole float is rare, and start-up is not the place
+
             whole = int(Decimal(repr(resolved)))  # Go's JSON encoder writes the shortest digits, then zeros
             if INT64_RANGE[0] <= whole <= INT64_RANGE[1]:
                 return whole
