@@ -424,7 +424,7 @@ MUTANTS = [
      "claim-volume-mismatch"),  # a StatefulSet's claim templates not read
     ("model/claims.py", "claim = from_pvcs_entry(graph.obj, entry, path)", "claim = None",
      "claim-volume-mismatch"),  # the claim of a v1alpha1 spec.pvcs entry not read
-    ("model/graph.py", 'if self.obj.kind == "StatefulSet":', "if False:",
+    ("model/pod.py", 'if self.obj.kind == "StatefulSet":', "if False:",
      "pod-spec-invalid"),  # a mount of a StatefulSet's claim template refused
     ("rules/device_cel.py", "compilers.typed.compile(_has_fields_as_true(expression))",
      "compilers.typed.compile(expression)", "resource-claim-invalid"),  # has(device.driver) typed as a string

@@ -7,7 +7,7 @@ from __future__ import annotations
 import yaml
 
 from dgdlint.engine import check_texts
-from dgdlint.model.graph import PodSettings
+from dgdlint.model.pod import PodSettings
 from dgdlint.preflight.placement import refusals
 from dgdlint.rules.node_affinity import node_verdicts
 

@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from dgdlint.model.graph import PodSettings
+from dgdlint.model.pod import PodSettings
 from dgdlint.rules.node_affinity import node_refusal, node_verdicts
 from dgdlint.rules.syntax import label_value_problem
 from go_oracle import ask, build_with_kubernetes

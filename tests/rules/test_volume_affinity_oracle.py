@@ -22,7 +22,7 @@ import pytest
 from test_node_affinity_oracle import KEYS, NAMES, _expression, _random_nodes, _spec
 
 from dgdlint.model import KObject
-from dgdlint.model.graph import PodSettings
+from dgdlint.model.pod import PodSettings
 from dgdlint.rules.volume_affinity import joint_verdict, volume_refusal, volume_terms
 from go_oracle import ask, build_with_kubernetes
 

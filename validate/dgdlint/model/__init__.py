@@ -9,7 +9,7 @@ document). Every accessor tolerates wrong types, because rules run on objects th
 schema stage."""
 
 from dgdlint.model.build import build_model, container_of, model_of
-from dgdlint.model.graph import Component, Graph, Model, PodSettings, Pvc, Workload
+from dgdlint.model.graph import Component, Graph, Model, Pvc, Workload
 from dgdlint.model.objects import (
     DEFAULT_GPU_RESOURCE,
     DGD_KIND,
@@ -29,6 +29,7 @@ from dgdlint.model.objects import (
     parse_count,
     walk,
 )
+from dgdlint.model.pod import PodSettings
 
 __all__ = [
     "Component", "Container", "DEFAULT_GPU_RESOURCE", "DGD_KIND", "DYNAMO_GROUP", "EnvVar", "Graph", "KObject",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dgdlint.load import LoadResult
 from dgdlint.model.decoded import zero_null_quantities
 from dgdlint.model.documents import objects_of
-from dgdlint.model.graph import Component, Graph, Model, PodSettings, Pvc, Workload
+from dgdlint.model.graph import Component, Graph, Model, Pvc, Workload
 from dgdlint.model.objects import (
     DEFAULT_GPU_RESOURCE,
     DGD_KIND,
@@ -21,6 +21,7 @@ from dgdlint.model.objects import (
     as_str,
     mount_fields,
 )
+from dgdlint.model.pod import PodSettings
 
 
 def build_model(loaded: LoadResult, default_namespace: str = "default") -> Model:
