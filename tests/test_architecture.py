@@ -18,6 +18,7 @@ PACKAGE = ROOT / "validate" / "dgdlint"
 LAYERS = {
     "dgdlint": 0, "dgdlint.findings": 0, "dgdlint.scalars": 0, "dgdlint.datafiles": 0, "dgdlint.go_json": 0,
     "dgdlint.once": 0, "dgdlint.go_time": 0, "dgdlint.label_syntax": 0, "dgdlint.go_merge": 0, "dgdlint.parallel": 0,
+    "dgdlint.withheld": 0,
     "dgdlint.load": 1, "dgdlint.render": 1, "dgdlint.set_values": 1, "dgdlint.smoke": 1,
     "dgdlint.model": 2, "dgdlint.release": 2, "dgdlint.webhook_model": 2, "dgdlint.webhook_component": 2,
     "dgdlint.runtime_images": 2, "dgdlint.defaulting": 2,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dgdlint.set_values import SetError, apply_set, key_parts
+from dgdlint.withheld import without_ngc_keys
 
 NOTES_SUFFIX = "NOTES.txt"
 
@@ -262,13 +263,10 @@ def _locate_in_values(values_files: list[str], path: tuple) -> tuple[str, int, i
     return None
 
 
-NGC_KEY_TEXT = re.compile(r"nvapi-[A-Za-z0-9_-]+")  # an NGC API key wherever it is written
-
-
 def _without_keys(message: str) -> str:
     """Helm's message quotes the values it refuses (a schema pattern, a `fail`): an NGC key among them is
     never repeated."""
-    return NGC_KEY_TEXT.sub("nvapi-...", message)
+    return without_ngc_keys(message, "nvapi-...")
 
 
 def _key_named(message: str) -> tuple | None:

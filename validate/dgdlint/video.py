@@ -309,19 +309,3 @@ def nvidia_gpus(container: Container) -> int:
             if resource.startswith("nvidia.com/") and (resource.endswith("/gpu") or "/mig-" in resource):
                 return parse_count(quantity)
     return 0
-
-
-_SECRET_LOOKING = re.compile(r"^(nvapi-|sk-|hf_|ghp_)|^[A-Za-z0-9+/=_-]{32,}$")
-
-
-def looks_like_a_credential(value: str) -> bool:
-    return bool(_SECRET_LOOKING.search(value.strip()))
-
-
-def shown(value: str | None) -> str:
-    """An env value as a message may show it: quoted, or withheld when it looks like a credential."""
-    if value is None:
-        return "unset"
-    if looks_like_a_credential(value):
-        return "a value that looks like a credential (not shown)"
-    return repr(value if len(value) <= 40 else value[:37] + "...")

@@ -165,10 +165,10 @@ def fix_driver_capabilities(model: Model):
         DRIVER_CAPABILITIES_ENV,
         DRIVER_CAPABILITY_NAMES,
         HARDWARE_CODECS,
-        looks_like_a_credential,
         nvidia_gpus,
         video_graphs,
     )
+    from dgdlint.withheld import looks_like_a_credential
 
     rule = "video-driver-capability-missing"
     for graph in video_graphs(model):

@@ -11,9 +11,9 @@ import sys
 
 def without_keys(text: str) -> str:
     """`text` with every NGC key in it not shown (`nvapi-<not shown>`): diff lines, and the edit commands' notes."""
-    from dgdlint.render import NGC_KEY_TEXT
+    from dgdlint.withheld import without_ngc_keys
 
-    return NGC_KEY_TEXT.sub("nvapi-<not shown>", text)
+    return without_ngc_keys(text, "nvapi-<not shown>")
 
 
 def secrets_in(files: dict) -> set[str]:
@@ -56,7 +56,7 @@ def without_secrets(line: str, secrets: set[str] = frozenset()) -> str:
     """A diff line as `fix --diff` prints it: a value that looks like a credential (an NGC key, a token, a
     long base64 text such as a pull secret's docker config), or a literal key of the set (`secrets`), is
     replaced by `<not shown>`, in changed and context lines alike; the files written keep their values."""
-    from dgdlint.video import looks_like_a_credential
+    from dgdlint.withheld import looks_like_a_credential
 
     body, end = (line[:-1], "\n") if line.endswith("\n") else (line, "")
     found = _KEY_LINE.match(body)

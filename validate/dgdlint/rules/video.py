@@ -31,10 +31,10 @@ from dgdlint.video import (
     nvidia_gpus,
     positive_int,
     runtime_version,
-    shown,
     video_graphs,
 )
 from dgdlint.webhook_model import GraphView
+from dgdlint.withheld import shown
 
 _TAKES_MEDIA = """A worker takes media when it is not a video-generation worker and shows it itself (a multimodal
 flag: `--enable-multimodal`, `--frontend-decoding`, `--media-io-kwargs`, `--mm-*`, `--limit-mm-*`,
