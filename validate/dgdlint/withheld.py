@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-NGC_KEY_TEXT = re.compile(r"nvapi-[A-Za-z0-9_-]+")  # an NGC API key wherever it is written
+_NGC_KEY = re.compile(r"nvapi-[A-Za-z0-9_-]+")  # an NGC API key wherever it is written
 
 
 def without_ngc_keys(text: str, replacement: str) -> str:
     """`text` with every NGC key in it written as `replacement`."""
-    return NGC_KEY_TEXT.sub(replacement, text)
+    return _NGC_KEY.sub(replacement, text)
 
 
 _SECRET_LOOKING = re.compile(r"^(nvapi-|sk-|hf_|ghp_)|^[A-Za-z0-9+/=_-]{32,}$")

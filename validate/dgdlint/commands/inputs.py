@@ -61,12 +61,11 @@ def load_inputs(args, config=None, meanwhile=None) -> Inputs:
     inputs = Inputs(sources=list(paths))
     if paths:
         load_path_inputs(paths, inputs.loaded, config, getattr(args, "jobs", 1), meanwhile)
-    elif meanwhile is not None:
-        meanwhile()
-    if paths:
         from dgdlint.load.triage import triage
 
         triage(inputs.loaded, getattr(args, "manifests_only", False), args.chart)
+    elif meanwhile is not None:
+        meanwhile()
     if args.chart:
         inputs.sources.append(args.chart)
         inputs.render_findings += render_into(inputs.loaded, args, list(args.values), rendered=inputs.rendered)

@@ -52,14 +52,17 @@ def add_render_options(parser: argparse.ArgumentParser, values_files: bool = Tru
     return group
 
 
+DEFAULT_NAMESPACE = "default"
+
+
 def add_namespace_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--namespace", default="default", type=_namespace_name,
+    parser.add_argument("--namespace", default=DEFAULT_NAMESPACE, type=_namespace_name,
                         help="namespace of objects that name none, and of the render (default: %(default)s)")
 
 
 def _namespace_name(text: str) -> str:
     """A namespace is a DNS label (the API server makes none of another name): said now, not as a pass."""
-    if text == "default":  # argparse passes the default through here on every run: no need of the syntax
+    if text == DEFAULT_NAMESPACE:  # argparse passes the default through here on every run: a known label
         return text
     from dgdlint.label_syntax import dns1123_label_problem
 

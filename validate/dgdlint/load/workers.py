@@ -25,12 +25,8 @@ def load_files(files: list[str], load_one: Callable[[str, LoadResult], None], jo
                meanwhile: Callable[[], None] | None = None) -> LoadResult:
     """Every file loaded by `load_one(file, result)`, shared with worker processes where `jobs` allows and
     the files are many (standard input is read here). `meanwhile` runs here while the workers read; without
-    them, before the first file is read."""
+    them, before the first file is read (dgdlint.parallel.share)."""
     workers = worker_count(jobs) if len(files) >= MIN_FILES and "-" not in files else 0
-    if not workers:
-        if meanwhile is not None:
-            meanwhile()
-        return _load_run(files, load_one)
     size = max(FILES_PER_RUN, -(-len(files) // MAX_TASKS))
     runs = [files[start:start + size] for start in range(0, len(files), size)]
     parts = share(len(runs), lambda task: _load_run(runs[task], load_one), workers, meanwhile, send=marshal.dumps,
