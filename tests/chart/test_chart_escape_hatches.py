@@ -165,6 +165,19 @@ def test_the_scaling_adapter_is_written_in_each_api_shape():
     assert "scalingAdapter" not in components["ReasonerWorker"]
 
 
+@pytest.mark.parametrize("api_version", API_VERSIONS)
+def test_replicas_are_left_to_the_scaling_adapter_that_owns_them(api_version):
+    # Written replicas would be re-applied over the adapter's count on each upgrade or GitOps sync: the
+    # webhook refuses the change, Helm 4's server-side apply conflicts with the adapter's field manager.
+    rendered = render({"operator": {"apiVersion": api_version}, "frontend": {"replicas": 2},
+                       "worker": {"replicas": 3, "scalingAdapter": {"enabled": True}}})
+    assert rendered.worker["replicas"] is None
+    assert rendered.frontend["replicas"] == 2
+    rendered = render({"operator": {"apiVersion": api_version}, "frontend": {"scalingAdapter": {"enabled": True}}})
+    assert rendered.frontend["replicas"] is None
+    assert rendered.worker["replicas"] == 1
+
+
 def test_ephemeral_storage_and_hugepages_reach_the_containers_in_each_shape():
     extra = {"requests": {"ephemeral-storage": "20Gi"}, "limits": {"ephemeral-storage": "40Gi", "hugepages-2Mi": "1Gi"}}
     services = render({"worker": {"resources": extra}}).dgd["spec"]["services"]

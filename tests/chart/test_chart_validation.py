@@ -190,6 +190,13 @@ RULES = [
      "use ReadWriteMany, or pin the workers to one node with worker.nodeSelector kubernetes.io/hostname",
      {"cache": {"accessMode": "ReadWriteOnce"}, "worker": {"replicas": 2,
                                                            "nodeSelector": {"kubernetes.io/hostname": "gpu-1"}}}),
+    ("single-node-claim-with-scaled-workers",
+     {"cache": {"accessMode": "ReadWriteOnce"}, "worker": {"scalingAdapter": {"enabled": True}}},
+     'cache.accessMode "ReadWriteOnce" with worker.scalingAdapter.enabled: an autoscaler may add workers on other '
+     "nodes, which cannot share the claim; use ReadWriteMany, or pin the workers to one node with "
+     "worker.nodeSelector kubernetes.io/hostname",
+     {"cache": {"accessMode": "ReadWriteOnce"}, "worker": {"scalingAdapter": {"enabled": True},
+                                                           "nodeSelector": {"kubernetes.io/hostname": "gpu-1"}}}),
     ("seccomp-annotation",
      {"worker": {"podAnnotations": {"seccomp.security.alpha.kubernetes.io/pod": "unconfined"}}},
      'worker.podAnnotations["seccomp.security.alpha.kubernetes.io/pod"]: the seccomp annotations gave way to the '

@@ -5,12 +5,16 @@ so nothing is ever scaled.
 What has a scale subresource: of Kubernetes' workloads, Deployments, ReplicaSets, StatefulSets and
 ReplicationControllers (not DaemonSets, Jobs, CronJobs or Pods); of the Dynamo operator's kinds, only the
 DynamoGraphDeploymentScalingAdapter (its CRDs give the DynamoGraphDeployment and the
-DynamoComponentDeployment a status subresource and no scale). Other custom kinds are not judged."""
+DynamoComponentDeployment a status subresource and no scale). Other custom kinds are not judged.
+
+A component under a scaling adapter whose manifest still states replicas: the next apply resets the
+autoscaler's count, which the operator's webhook refuses."""
 
 from __future__ import annotations
 
 from dgdlint.model import DYNAMO_GROUP, Model, api_group, as_map, as_str
 from dgdlint.rules.registry import Hit, rule
+from dgdlint.webhook_model import graph_views
 
 SCALING_ADAPTER = "DynamoGraphDeploymentScalingAdapter"
 # Kinds whose API has no scale subresource, by group.
@@ -50,3 +54,26 @@ def autoscaler_target_unscalable(model: Model):
         yield Hit(obj, ("spec", "scaleTargetRef", "kind"),
                   f"{obj.label}: scales a {kind}, which has no scale subresource: the autoscaler cannot read or "
                   f"change its replicas (FailedGetScale); {advice}")
+
+
+@rule(
+    name="replicas-beside-scaling-adapter", code="DGD509", severity="warning", family="hygiene",
+    title="A component under a scaling adapter leaves replicas to it",
+    rationale="""With a scaling adapter (v1alpha1 `scalingAdapter.enabled: true`, v1beta1 `scalingAdapter:
+    {}`), the component's replica count belongs to its DynamoGraphDeploymentScalingAdapter, which an HPA,
+    KEDA or the Planner changes. A manifest that also states `replicas` sets the count back on every
+    re-apply (`helm upgrade`, a GitOps sync, `kubectl apply`) once the autoscaler has moved it: the
+    operator's webhook refuses that change from anyone but the operator, so the whole update fails (and
+    server-side apply reports a conflict with the adapter's field manager). Left out, replicas start at 1.""",
+    remediation="Drop `replicas` from a component with a scaling adapter (set the autoscaler's minimum "
+                "instead), or drop the scaling adapter.",
+)
+def replicas_beside_scaling_adapter(model: Model):
+    for view in graph_views(model):
+        for component in view.components:
+            replicas = component.field("replicas")
+            if component.scaling_adapter and replicas.present:
+                yield Hit(view.obj, replicas.path,
+                          f"{component.component.label}: states replicas {replicas.value} beside a scaling adapter "
+                          "that owns the count: once an autoscaler has scaled the component, re-applying this "
+                          "manifest sets it back, which the operator's webhook refuses")
