@@ -155,3 +155,24 @@ spec:
     assert (code, err) == (0, "")
     assert Counter(comments(out)) == Counter(["# the pod", "# its spec"])
     assert "      # the pod\n      extraPodSpec:  # its spec\n" in out
+
+
+@pytest.mark.parametrize(("experimental", "kept_above"), [
+    # Unwrapped: the comments of `experimental:` go with its first field.
+    ("      # tried in staging\n      experimental:  # both features\n        gpuMemoryService: {}\n"
+     "        failover:\n          mode: IntraPod\n",
+     "      # tried in staging\n      gpuMemoryService:  # both features\n"),
+    # Nothing has a place in v1alpha1: they stay above the component, as a dropped field's do.
+    ("      # tried in staging\n      experimental:  # both features\n        grove:\n"
+     "          forceScalingGroup: true\n",
+     "    # tried in staging\n    # both features\n    Worker:\n"),
+])
+def test_the_comments_of_experimental_survive_its_unwrapping(capsys, tmp_path, experimental, kept_above):
+    """Found by the fuzz test of convert: `experimental:` itself has no place in v1alpha1, and its own comments
+    were lost without a word when its fields moved up into the service."""
+    source = tmp_path / "graph.yaml"
+    source.write_text("apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata:\n  name: demo\nspec:\n"
+                      "  components:\n    - name: Worker\n      type: worker\n" + experimental, encoding="utf-8")
+    _code, out, _err = run(capsys, "convert", "--to", "v1alpha1", str(source))
+    assert Counter(comments(out)) == Counter(["# tried in staging", "# both features"])
+    assert kept_above in out

@@ -131,6 +131,9 @@ def _is_zero(value) -> bool:
 
 
 def _experimental(ctx: Context, component, experimental: CommentedMap, service: CommentedMap) -> None:
+    """v1beta1 `experimental` unwrapped into the v1alpha1 service; the comments of the `experimental` key go
+    with the first of its fields that has a place there (else with the component, as a dropped field's)."""
+    moved = []
     for key in list(experimental.keys()):
         value = experimental[key]
         if key in ("gpuMemoryService", "failover") and isinstance(value, CommentedMap):
@@ -143,7 +146,13 @@ def _experimental(ctx: Context, component, experimental: CommentedMap, service: 
             ctx.drop(experimental, key, f"experimental.{key} has no place in v1alpha1; it is left out")
             continue
         ctx.table.move(experimental, key, service, key)
-    ctx.table.pop(component, "experimental")
+        moved.append(key)
+    own = ctx.table.pop(component, "experimental")
+    if own is not None and (own.above or own.eol):
+        if moved:
+            ctx.table.put(service, moved[0], own)
+        else:
+            ctx.orphans.append(own)
 
 
 def _pod_template(ctx: Context, component, template: CommentedMap, service: CommentedMap, name: str) -> None:
