@@ -20,6 +20,8 @@ HOOK = {"helm.sh/hook": "pre-install,pre-upgrade", "helm.sh/hook-weight": "0",
         "argocd.argoproj.io/hook": "PreSync", "argocd.argoproj.io/sync-wave": "0",
         "argocd.argoproj.io/hook-delete-policy": "BeforeHookCreation,HookSucceeded"}
 GATED = {"download": {"mode": "gated"}, "model": {"profile": PROFILE}}
+ARGOCD = {"download": {"mode": "argocd"}}
+ARGO_HOOK, ARGO_WAVE = "argocd.argoproj.io/hook", "argocd.argoproj.io/sync-wave"
 SCRIPT = (CHART / "files" / "download.sh").read_text(encoding="utf-8")
 
 
@@ -45,7 +47,13 @@ DOWNLOAD_MODES = {
     "hook, existing claim": {"cache": {"create": False, "name": "shared"}},
     "hook, v1beta1": {"operator": {"apiVersion": "v1beta1"}},
     "gated, v1beta1": {**GATED, "operator": {"apiVersion": "v1beta1"}},
+    "argocd": ARGOCD,
+    "argocd, v1beta1": {**ARGOCD, "operator": {"apiVersion": "v1beta1"}},
 }
+
+
+def annotations(obj: dict) -> dict:
+    return obj["metadata"].get("annotations") or {}
 
 
 @pytest.mark.parametrize("values", DOWNLOAD_MODES.values(), ids=DOWNLOAD_MODES.keys())
@@ -54,7 +62,17 @@ def test_every_download_mode_either_asks_for_no_gpu_or_runs_before_the_dgd_exist
     job = rendered.job
     (download,) = job["spec"]["template"]["spec"]["containers"]
     is_hook = hook_of(job) == "pre-install,pre-upgrade"
-    if is_hook:
+    if annotations(job).get(ARGO_HOOK) == "Sync":
+        # Argo CD runs a wave's hooks to completion before the next wave; the claim shares the Job's wave (a
+        # WaitForFirstConsumer claim binds when the Job's pod is scheduled), the DGD comes a wave later.
+        assert hook_of(job) == "" and hook_of(rendered.dgd) == ""
+        (claim,) = rendered.of_kind("PersistentVolumeClaim")
+        assert ARGO_HOOK not in annotations(claim) and hook_of(claim) == ""
+        waves = [int(annotations(obj)[ARGO_WAVE]) for obj in (claim, job, rendered.dgd)]
+        assert waves[0] == waves[1] < waves[2]
+        # Workers wait at the gate as well, should the manifests ever be applied without Argo CD's waves.
+        assert [c["name"] for c in rendered.worker["pod"]["initContainers"]] == ["wait-for-model-download"]
+    elif is_hook:
         # Helm runs pre-install/pre-upgrade hooks to completion before it applies the release objects,
         # Argo CD runs PreSync before the sync; the DGD is neither, so no worker holds a GPU meanwhile.
         assert job["metadata"]["annotations"]["argocd.argoproj.io/hook"] == "PreSync"
@@ -79,7 +97,7 @@ def test_every_download_mode_either_asks_for_no_gpu_or_runs_before_the_dgd_exist
 def test_the_gated_mode_without_a_pinned_profile_is_refused_with_both_ways_out():
     message = render_error({"download": {"mode": "gated"}})
     assert 'download.mode "gated" needs model.profile' in message
-    assert 'or use download.mode "hook"' in message
+    assert 'or use download.mode "hook" (the default; "argocd" under Argo CD)' in message
 
 
 def test_the_job_is_the_only_object_besides_the_claim_and_the_test_ones_that_is_a_hook():
@@ -319,16 +337,16 @@ def test_no_gate_in_the_hook_mode_without_a_download_or_when_switched_off(values
 KEEP = {"helm.sh/resource-policy": "keep", "argocd.argoproj.io/sync-options": "Prune=false,Delete=false"}
 
 
-def test_created_claim_is_a_hook_before_the_job_that_helm_never_deletes_and_argo_cd_never_prunes():
+def test_created_claim_is_a_hook_before_the_job_that_helm_never_deletes_and_argo_cd_skips():
     pvc = render().one("PersistentVolumeClaim")
     assert pvc["metadata"]["name"] == "cosmos3-reasoner-model-cache"
     assert pvc["metadata"]["annotations"] == {
         **KEEP, "helm.sh/hook": "pre-install,pre-upgrade", "helm.sh/hook-weight": "-10",
         # Not Helm's default before-hook-creation, which would delete the cache on every upgrade.
         "helm.sh/hook-delete-policy": "hook-failed",
-        "argocd.argoproj.io/hook": "PreSync", "argocd.argoproj.io/hook-delete-policy": "HookFailed",
-        # The Job's wave: a WaitForFirstConsumer claim binds when the Job's pod is scheduled.
-        "argocd.argoproj.io/sync-wave": "0",
+        # Argo CD would run it as a hook, and every hook delete policy of Argo CD deletes a hook some day
+        # (HookFailed: at the end of any failed sync); the argocd mode is the one for Argo CD.
+        "argocd.argoproj.io/hook": "Skip",
         # Helm adopts it as an ordinary object if the release later switches to the gated mode.
         "meta.helm.sh/release-name": "cosmos3-reasoner", "meta.helm.sh/release-namespace": "default"}
     assert pvc["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "Helm"

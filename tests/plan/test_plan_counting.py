@@ -3,6 +3,7 @@ shared memory, and what it leaves out (Helm test hooks, a DaemonSet's unknown po
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -219,7 +220,7 @@ def test_a_pre_install_hook_runs_before_the_rest_of_a_first_install(run_plan, pl
     _code, out = run_plan(path)
     assert "\nFirst install, hooks run first:  2 GPUs (2 x nvidia.com/gpu), CPU 4 (limit 4), " in out
     _code, markdown = run_plan(path, "--format", "markdown")
-    assert "| first install, pre-install hooks run first | 2 (`nvidia.com/gpu`) | 4 (limit 4) |" in markdown
+    assert "| first install, hooks run first | 2 (`nvidia.com/gpu`) | 4 (limit 4) |" in markdown
 
 
 @pytest.mark.parametrize(("annotations", "first_install_cpu"), [
@@ -239,6 +240,42 @@ def test_each_hook_phase_counts_where_an_install_runs_it(plan_json, manifests, a
     _code, plan = plan_json(manifests(hook + "---\n" + deployment("rest", 2, {"cpu": "1"})))
     assert plan["totals"]["cpu"] == 10.0
     assert plan["totals_first_install"]["cpu"] == first_install_cpu
+
+
+def _sync_hook(wave: str, cpu: str = "8", hook: str = "Sync", more: str = "") -> str:
+    name = f"hook-{hook.lower()}-{re.sub('[^0-9a-z]', 'x', wave.lower())}{'-weighted' if more else ''}"
+    return job(name, [container("c", {"cpu": cpu}, {"cpu": cpu})],
+               annotations=f'{{"argocd.argoproj.io/hook": "{hook}", "argocd.argoproj.io/sync-wave": "{wave}"{more}}}')
+
+
+def _in_wave(name: str, wave: str, cpu: str = "1") -> str:
+    return deployment(name, 2, {"cpu": cpu}, annotations=f'{{"argocd.argoproj.io/sync-wave": "{wave}"}}')
+
+
+@pytest.mark.parametrize(("documents", "first_install_cpu", "sequenced"), [
+    # Argo CD's download mode: a Sync hook in wave 0 has finished before wave 1's pods exist.
+    ([_sync_hook("0"), _in_wave("rest", "1")], 8.0, True),
+    # A hook of a later wave runs beside what earlier waves left running.
+    ([_sync_hook("1"), _in_wave("rest", "0")], 10.0, False),
+    # Ordinary objects of every wave stay: together at the last.
+    ([_in_wave("first", "0", "4"), _in_wave("rest", "1")], 10.0, False),
+    # Two PreSync waves one after the other, then the rest: the largest of the three.
+    ([_sync_hook("-1", hook="PreSync"), _sync_hook("0", "3", hook="PreSync"), _in_wave("rest", "0")], 8.0, True),
+    # A wave is read as Go's strconv.Atoi reads it: "+1" is 1; " 1" and "1.0" are not numbers, and Helm's
+    # hook weight (then 0) stands in.
+    ([_sync_hook("0"), _in_wave("rest", "+1")], 8.0, True),
+    ([_sync_hook("0"), _in_wave("rest", " 1")], 10.0, False),
+    ([_sync_hook("0"), _in_wave("rest", "1.0")], 10.0, False),
+    ([_sync_hook("0"), _in_wave("rest", "9223372036854775808")], 10.0, False),  # past Go's int: 0
+    ([_sync_hook("x", more=', "helm.sh/hook-weight": "-5"'), _in_wave("rest", "0")], 8.0, True),
+])
+def test_argo_cd_waves_run_one_after_the_other_and_hooks_finish_within_theirs(
+        run_plan, plan_json, manifests, documents, first_install_cpu, sequenced):
+    path = manifests("---\n".join(documents))
+    _code, plan = plan_json(path)
+    assert plan["totals_first_install"]["cpu"] == first_install_cpu
+    _code, out = run_plan(path)
+    assert ("\nFirst install, hooks run first:" in out) == sequenced
 
 
 def test_without_install_hooks_the_first_install_is_every_pod(run_plan, plan_json, manifests):

@@ -48,7 +48,7 @@ def test_reference_markdown_has_tables_for_components_jobs_claims_and_totals(run
     assert f"| Job `{job}` | 1 pod at once | 1 x `nvidia.com/gpu` |" in out
     assert "| `nim-model-cache` | 200Gi | ReadWriteMany | cluster default | PersistentVolumeClaim |" in out
     assert ("| every pod, Jobs included | 3 (`nvidia.com/gpu`) | 38 (limit 44) | 208Gi (limit 224Gi) |\n"
-            "| first install, pre-install hooks run first | 2 (`nvidia.com/gpu`) | 36 (limit 40) | "
+            "| first install, hooks run first | 2 (`nvidia.com/gpu`) | 36 (limit 40) | "
             "200Gi (limit 208Gi) |\n"
             "| once the Jobs have finished | 2 (`nvidia.com/gpu`) | 36 (limit 40) | 200Gi (limit 208Gi) |") in out
     assert "#### GPU fit\n\nNothing to check: no NIM worker or download Job names its GPU product" in out

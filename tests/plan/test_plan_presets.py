@@ -99,6 +99,15 @@ def test_preset_totals(plan_json, name, gpus, cpu, memory, steady_gpus):
     assert plan["totals_first_install"] == plan["totals_without_jobs"]
 
 
+def test_under_argo_cd_the_download_wave_finishes_before_the_graphs_wave(plan_json):
+    """download.mode argocd: the Job (the workers' two GPUs, to pick their profile) is wave 0's Sync hook, the
+    graph wave 1: a first install needs no more than the workers and frontend."""
+    code, plan = plan_json(*preset("super-bf16"), "--set", "download.mode=argocd")
+    assert code == 0
+    assert (plan["totals"]["gpus"], plan["totals_without_jobs"]["gpus"]) == (4, 2)
+    assert plan["totals_first_install"] == plan["totals_without_jobs"]
+
+
 def test_super_bf16_text_shows_two_gpus_per_worker_pod(run_plan):
     _code, out = run_plan(*preset("super-bf16"))
     assert "  ReasonerWorker (decode): 1 replica\n    GPUs           2 x nvidia.com/gpu per pod, any product\n" in out

@@ -39,9 +39,14 @@ workers' gate of the gated mode. Every object is built as a dict and written wit
 {{- if and .Values.download.enabled (eq .Values.download.mode "hook") -}}true{{- end -}}
 {{- end -}}
 
-{{/* Usage: include "cosmos3-reasoner.gateEnabled" . -> "true" when workers wait for the download marker (gated mode), else "". */}}
+{{/* Usage: include "cosmos3-reasoner.downloadIsArgoHook" . -> "true" when the Job is an Argo CD Sync hook a wave before the DGD (download.mode argocd), else "". */}}
+{{- define "cosmos3-reasoner.downloadIsArgoHook" -}}
+{{- if and .Values.download.enabled (eq .Values.download.mode "argocd") -}}true{{- end -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.gateEnabled" . -> "true" when workers wait for the download marker (gated and argocd modes), else "". */}}
 {{- define "cosmos3-reasoner.gateEnabled" -}}
-{{- if and .Values.download.enabled (eq .Values.download.mode "gated") .Values.download.gate.enabled -}}true{{- end -}}
+{{- if and .Values.download.enabled (has .Values.download.mode (list "gated" "argocd")) .Values.download.gate.enabled -}}true{{- end -}}
 {{- end -}}
 
 {{/* Usage: include "cosmos3-reasoner.downloadGpus" . -> GPUs of the download pod: none when model.profile pins the profile (nothing to select by hardware), else the workers' count. */}}
@@ -95,16 +100,16 @@ workers' gate of the gated mode. Every object is built as a dict and written wit
 {{- toJson (dict "metadata" $metadata "spec" $spec) -}}
 {{- end -}}
 
-{{/* Usage: include "cosmos3-reasoner.downloadJobName" . -> hook mode: "<fullname>-download" (Helm deletes the previous run first); gated mode: "<fullname>-download-<first 8 hex of sha256(pod template)>", since a Job's template is immutable. */}}
+{{/* Usage: include "cosmos3-reasoner.downloadJobName" . -> hook and argocd modes: "<fullname>-download" (Helm or Argo CD deletes the previous run first); gated mode: "<fullname>-download-<first 8 hex of sha256(pod template)>", since a Job's template is immutable. */}}
 {{- define "cosmos3-reasoner.downloadJobName" -}}
-{{- if include "cosmos3-reasoner.downloadIsHook" . -}}
+{{- if or (include "cosmos3-reasoner.downloadIsHook" .) (include "cosmos3-reasoner.downloadIsArgoHook" .) -}}
 {{- printf "%s-download" (include "cosmos3-reasoner.fullname" .) -}}
 {{- else -}}
 {{- printf "%s-download-%s" (include "cosmos3-reasoner.fullname" .) (include "cosmos3-reasoner.downloadPodTemplate" . | sha256sum | trunc 8) -}}
 {{- end -}}
 {{- end -}}
 
-{{/* Usage: include "cosmos3-reasoner.downloadHookAnnotations" . | fromJson -> hook mode: the Job runs before the release's other objects on install and upgrade (Helm pre-install/pre-upgrade, Argo CD PreSync), each run replacing the previous Job; gated mode: {}. */}}
+{{/* Usage: include "cosmos3-reasoner.downloadHookAnnotations" . | fromJson -> hook mode: the Job runs before the release's other objects on install and upgrade (Helm pre-install/pre-upgrade, Argo CD PreSync), each run replacing the previous Job; argocd mode: an Argo CD Sync hook in wave 0, beside the claim, so the DGD (wave 1) waits for it; gated mode: {}. */}}
 {{- define "cosmos3-reasoner.downloadHookAnnotations" -}}
 {{- $annotations := dict -}}
 {{- if include "cosmos3-reasoner.downloadIsHook" . -}}
@@ -112,23 +117,25 @@ workers' gate of the gated mode. Every object is built as a dict and written wit
 {{- $_ := set $annotations "argocd.argoproj.io/hook" "PreSync" -}}
 {{- $_ := set $annotations "argocd.argoproj.io/hook-delete-policy" "BeforeHookCreation,HookSucceeded" -}}
 {{- $_ := set $annotations "argocd.argoproj.io/sync-wave" "0" -}}
+{{- else if include "cosmos3-reasoner.downloadIsArgoHook" . -}}
+{{- $annotations = dict "argocd.argoproj.io/hook" "Sync" "argocd.argoproj.io/hook-delete-policy" "BeforeHookCreation,HookSucceeded" "argocd.argoproj.io/sync-wave" "0" -}}
 {{- end -}}
 {{- toJson $annotations -}}
 {{- end -}}
 
-{{/* Usage: include "cosmos3-reasoner.claimHookAnnotations" . | fromJson -> annotations of a created claim. Always kept on uninstall, and by Argo CD both when the application is deleted (Delete=false) and when the claim leaves the manifest (Prune=false: cache.create turned false for the same claim, a renamed cache.name), as Helm keeps it on upgrade. In hook mode the claim is itself a hook that runs before the Job (Helm weight -10; Argo CD PreSync in the Job's wave, so a WaitForFirstConsumer claim binds to the Job's pod), with a delete policy that never fires for a claim, so Helm's default (delete before re-creating) never touches the cache. */}}
+{{/* Usage: include "cosmos3-reasoner.claimHookAnnotations" . | fromJson -> annotations of a created claim. Always kept on uninstall, and by Argo CD both when the application is deleted (Delete=false) and when the claim leaves the manifest (Prune=false: cache.create turned false for the same claim, a renamed cache.name), as Helm keeps it on upgrade. In hook mode the claim is itself a Helm hook that runs before the Job (weight -10), with a delete policy that never fires for a claim, so Helm's default (delete before re-creating) never touches the cache. Argo CD would run such a claim as a hook too, and deletes a hook at the end of a failed sync (HookFailed), of a successful one (HookSucceeded) or at the next sync (BeforeHookCreation, its default): so Argo CD skips it (download.mode argocd is the Argo CD mode). In argocd mode the claim is an ordinary object in the Job's wave, so a WaitForFirstConsumer claim binds to the Job's pod. */}}
 {{- define "cosmos3-reasoner.claimHookAnnotations" -}}
 {{- $annotations := dict "helm.sh/resource-policy" "keep" "argocd.argoproj.io/sync-options" "Prune=false,Delete=false" -}}
 {{- if include "cosmos3-reasoner.downloadIsHook" . -}}
 {{- $_ := set $annotations "helm.sh/hook" "pre-install,pre-upgrade" -}}
 {{- $_ := set $annotations "helm.sh/hook-weight" "-10" -}}
 {{- $_ := set $annotations "helm.sh/hook-delete-policy" "hook-failed" -}}
-{{- $_ := set $annotations "argocd.argoproj.io/hook" "PreSync" -}}
-{{- $_ := set $annotations "argocd.argoproj.io/hook-delete-policy" "HookFailed" -}}
-{{- $_ := set $annotations "argocd.argoproj.io/sync-wave" "0" -}}
+{{- $_ := set $annotations "argocd.argoproj.io/hook" "Skip" -}}
 {{- /* Helm adopts the claim as an ordinary release object if download.mode later becomes gated. */ -}}
 {{- $_ := set $annotations "meta.helm.sh/release-name" .Release.Name -}}
 {{- $_ := set $annotations "meta.helm.sh/release-namespace" .Release.Namespace -}}
+{{- else if include "cosmos3-reasoner.downloadIsArgoHook" . -}}
+{{- $_ := set $annotations "argocd.argoproj.io/sync-wave" "0" -}}
 {{- end -}}
 {{- toJson $annotations -}}
 {{- end -}}

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from dgdlint.findings import Finding
 from dgdlint.model import Component, Container, Graph, KObject, Model, PodSettings, Workload, as_map, as_str
-from dgdlint.plan.phases import install_phase, is_helm_test_hook
+from dgdlint.plan.phases import install_step, is_helm_test_hook
 from dgdlint.plan.resources import PodResources, pod_resources
 from dgdlint.quantity import parse_quantity, quantity_bytes
 
@@ -118,8 +118,8 @@ class Plan:
     claims: list[ClaimPlan]
     totals: Totals
     totals_without_jobs: Totals
-    totals_first_install: Totals  # the pre-install hooks' pods, then the others: the larger of the two
-    has_install_hooks: bool  # some part is a pre-install hook (else the first install is `totals`)
+    totals_first_install: Totals  # step by step (hooks, then waves): the largest step
+    has_install_hooks: bool  # some hook finishes before a later step (else the first install is `totals`)
     findings: list[Finding]
     gpu_targets: int  # how many NIM workers and download Jobs name a GPU product
     not_counted: list[Part]
@@ -245,8 +245,8 @@ def build_plan(model: Model, extra_findings: list[Finding] = (), schema_stage=No
     claims = [ClaimPlan(p.name, p.namespace, p.size, p.access_modes, p.storage_class,
                         "PersistentVolumeClaim" if not p.path else f"{p.obj.label} spec.pvcs")
               for p in model.pvcs if not is_helm_test_hook(p.obj)]
-    totals, steady, hooks, rest = Totals(), Totals(), Totals(), Totals()
-    not_counted, has_hooks = [], False
+    totals, steady = Totals(), Totals()
+    not_counted, steps = [], []
     for part in [p for g in graphs for p in g.parts] + workloads:
         if part.pods is None:
             not_counted.append(part)
@@ -254,15 +254,29 @@ def build_plan(model: Model, extra_findings: list[Finding] = (), schema_stage=No
         totals.add(part)
         if not part.is_job:
             steady.add(part)
-        phase = install_phase(part.obj)
-        if phase == "pre":  # counted together: Argo CD runs a PreSync wave at once (Helm one hook at a time)
-            hooks.add(part)
-            has_hooks = True
-        elif phase is not None:  # post-install hooks run beside the release's pods
-            rest.add(part)
+        step = install_step(part.obj)
+        if step is not None:
+            steps.append((step, part))
+    first_install, sequenced = _first_install(steps)
     findings = plan_findings(model, list(extra_findings), schema_stage)
-    return Plan(model, graphs, workloads, claims, totals, steady, hooks.peak(rest), has_hooks, findings,
+    return Plan(model, graphs, workloads, claims, totals, steady, first_install, sequenced, findings,
                 len(gpu_targets(model)), not_counted)
+
+
+def _first_install(steps: list) -> tuple[Totals, bool]:
+    """What a first install asks for at most, step by step: the parts of the step, and what earlier steps
+    left running (a hook has finished); and whether some hook finishes before a later step starts (else the
+    first install is every pod at once)."""
+    keys = sorted({(step.stage, step.wave) for step, _part in steps})
+    peak = Totals()
+    for key in keys:
+        here = Totals()
+        for step, part in steps:
+            if (step.stage, step.wave) == key or (not step.passes and (step.stage, step.wave) < key):
+                here.add(part)
+        peak = peak.peak(here)
+    sequenced = any(step.passes and (step.stage, step.wave) < keys[-1] for step, _part in steps)
+    return peak, sequenced
 
 
 def plan_findings(model: Model, extra: list[Finding], schema_stage=None) -> list[Finding]:
