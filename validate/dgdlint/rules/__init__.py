@@ -28,6 +28,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     cache,
     compilation_cache,
     claim_binding,
+    claim_hooks,
     gpu_fit,
     placement,
     volume_placement,
