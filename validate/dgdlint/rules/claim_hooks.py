@@ -69,9 +69,10 @@ def argo_deletion(obj: KObject) -> tuple[tuple, str, bool] | None:
     title="A claim is never a hook that Helm or Argo CD deletes",
     rationale="""A PersistentVolumeClaim made a hook (to exist before a download Job that is a hook too) is
     deleted by the tool that runs it, with its data: Helm deletes a hook by `before-hook-creation` (its
-    default) the next time the hook runs, and by `hook-succeeded` once its event's hooks succeeded; Argo CD runs Helm's hooks as its
-    own and deletes a hook by every one of its policies, `HookFailed` (at the end of any failed sync, a
-    failed download included), `HookSucceeded` or `BeforeHookCreation` (its default, at the next sync). For
+    default) the next time the hook runs, and by `hook-succeeded` once its event's hooks succeeded; Argo CD
+    runs Helm's hooks as its own and deletes a hook by every one of its policies, `HookFailed` (at the end
+    of any failed sync, a failed download included), `HookSucceeded` or `BeforeHookCreation` (its default,
+    at the next sync). For
     Helm, a claim hook is safe only with `helm.sh/hook-delete-policy: hook-failed` alone; for Argo CD, only
     when it is not an Argo CD hook at all.""",
     remediation="For Helm, give the claim hook `helm.sh/hook-delete-policy: hook-failed`; for Argo CD, mark it "
