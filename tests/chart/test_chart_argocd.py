@@ -37,10 +37,34 @@ def test_the_graph_comes_a_wave_after_the_download_and_records_no_helm_download(
     assert annotations(dgd) == {ARGO_WAVE: "1"}
 
 
+FEATURES = {"worker": {"podDisruptionBudget": {"enabled": True}}, "frontend": {"networkPolicy": {"enabled": True}},
+            "ingress": {"enabled": True, "host": "reasoner.example.com", "className": "nginx",
+                        "annotations": {"team": "video"}},
+            "metrics": {"podMonitor": {"enabled": True}}}
+
+
+@pytest.mark.parametrize("api_version", ["v1alpha1", "v1beta1"])
+def test_what_is_about_the_graphs_pods_and_services_comes_with_it_in_wave_1(api_version):
+    """Argo CD waits for a wave's objects to be healthy before the next one: an Ingress whose backend is the
+    operator's Service (made from the DGD) would hold wave 0 forever behind a controller that waits for the
+    backend, and a budget or monitor of pods that do not exist yet has nothing to report."""
+    rendered = render({**ARGOCD, **FEATURES, "operator": {"apiVersion": api_version}})
+    waves = {(obj["kind"], obj["metadata"]["name"]): annotations(obj).get(ARGO_WAVE)
+             for obj in rendered.objects if hook_of(obj) != "test"}
+    later = {key for key, wave in waves.items() if wave == "1"}
+    assert {kind for kind, _name in later} == ({"DynamoGraphDeployment", "PodDisruptionBudget", "NetworkPolicy",
+                                                "PodMonitor"} | ({"Ingress"} if api_version == "v1beta1" else set()))
+    assert {kind for key, wave in waves.items() if wave == "0" for kind in key[:1]} == {"PersistentVolumeClaim", "Job"}
+    if api_version == "v1beta1":
+        (ingress,) = rendered.of_kind("Ingress")
+        assert annotations(ingress)["team"] == "video"
+
+
 @pytest.mark.parametrize("values", [{}, {"download": {"mode": "gated"}, "model": {"profile": "4f1e0c2a9b7d"}},
                                     {"download": {"mode": "argocd", "enabled": False}}])
 def test_other_modes_and_no_download_put_nothing_in_a_later_wave(values):
-    assert ARGO_WAVE not in annotations(render(values).dgd)
+    rendered = render({**values, **FEATURES, "operator": {"apiVersion": "v1beta1"}})
+    assert [obj["kind"] for obj in rendered.objects if annotations(obj).get(ARGO_WAVE, "0") != "0"] == []
 
 
 def test_without_a_pinned_profile_the_job_takes_the_workers_gpus_to_pick_it():

@@ -73,8 +73,9 @@ def test_every_download_mode_either_asks_for_no_gpu_or_runs_before_the_dgd_exist
         # Workers wait at the gate as well, should the manifests ever be applied without Argo CD's waves.
         assert [c["name"] for c in rendered.worker["pod"]["initContainers"]] == ["wait-for-model-download"]
     elif is_hook:
-        # Helm runs pre-install/pre-upgrade hooks to completion before it applies the release objects,
-        # Argo CD runs PreSync before the sync; the DGD is neither, so no worker holds a GPU meanwhile.
+        # Helm runs pre-install/pre-upgrade hooks to completion before it applies the release objects; the
+        # DGD is none, so no worker holds a GPU meanwhile. (Argo CD skips this mode's claim: see the argocd
+        # mode; the Job still says PreSync, so an application that has the claim keeps working.)
         assert job["metadata"]["annotations"]["argocd.argoproj.io/hook"] == "PreSync"
         assert hook_of(rendered.dgd) == "" and rendered.dgd in rendered.release_objects
         # Nothing waits at a gate, and the claim exists before the Job: an earlier hook, or an existing claim.

@@ -216,6 +216,7 @@ def test_a_pre_install_hook_runs_before_the_rest_of_a_first_install(run_plan, pl
     _code, plan = plan_json(path)
     assert (plan["totals"]["gpus"], plan["totals"]["cpu"]) == (3, 6.0)
     assert (plan["totals_first_install"]["gpus"], plan["totals_first_install"]["cpu"]) == (2, 4.0)
+    assert plan["first_install_order"] == "helm"
     assert (plan["totals_without_jobs"]["gpus"], plan["totals_without_jobs"]["cpu"]) == (2, 2.0)
     _code, out = run_plan(path)
     assert "\nFirst install, hooks run first:  2 GPUs (2 x nvidia.com/gpu), CPU 4 (limit 4), " in out
@@ -274,8 +275,11 @@ def test_argo_cd_waves_run_one_after_the_other_and_hooks_finish_within_theirs(
     path = manifests("---\n".join(documents))
     _code, plan = plan_json(path)
     assert plan["totals_first_install"]["cpu"] == first_install_cpu
+    assert plan["first_install_order"] == ("argo-cd" if sequenced else None)
     _code, out = run_plan(path)
-    assert ("\nFirst install, hooks run first:" in out) == sequenced
+    assert ("\nFirst install, Argo CD's waves:  " in out) == sequenced
+    _code, markdown = run_plan(path, "--format", "markdown")
+    assert ("| first install, in Argo CD's sync waves |" in markdown) == sequenced
 
 
 def test_without_install_hooks_the_first_install_is_every_pod(run_plan, plan_json, manifests):

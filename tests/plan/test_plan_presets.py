@@ -106,6 +106,7 @@ def test_under_argo_cd_the_download_wave_finishes_before_the_graphs_wave(plan_js
     assert code == 0
     assert (plan["totals"]["gpus"], plan["totals_without_jobs"]["gpus"]) == (4, 2)
     assert plan["totals_first_install"] == plan["totals_without_jobs"]
+    assert plan["first_install_order"] == "argo-cd"
 
 
 def test_super_bf16_text_shows_two_gpus_per_worker_pod(run_plan):

@@ -44,6 +44,11 @@ workers' gate of the gated mode. Every object is built as a dict and written wit
 {{- if and .Values.download.enabled (eq .Values.download.mode "argocd") -}}true{{- end -}}
 {{- end -}}
 
+{{/* Usage: include "cosmos3-reasoner.graphWave" . | fromJson -> argocd mode: the Argo CD sync wave after the download's, for the DGD and the objects about its pods and Services (PodDisruptionBudget, NetworkPolicy, PodMonitor, Ingress), which cannot turn healthy before the operator made them; else {}. */}}
+{{- define "cosmos3-reasoner.graphWave" -}}
+{{- if include "cosmos3-reasoner.downloadIsArgoHook" . -}}{{- dict "argocd.argoproj.io/sync-wave" "1" | toJson -}}{{- else -}}{}{{- end -}}
+{{- end -}}
+
 {{/* Usage: include "cosmos3-reasoner.gateEnabled" . -> "true" when workers wait for the download marker (gated and argocd modes), else "". */}}
 {{- define "cosmos3-reasoner.gateEnabled" -}}
 {{- if and .Values.download.enabled (has .Values.download.mode (list "gated" "argocd")) .Values.download.gate.enabled -}}true{{- end -}}

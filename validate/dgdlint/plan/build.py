@@ -120,6 +120,7 @@ class Plan:
     totals_without_jobs: Totals
     totals_first_install: Totals  # step by step (hooks, then waves): the largest step
     has_install_hooks: bool  # some hook finishes before a later step (else the first install is `totals`)
+    first_install_order: str | None  # "helm" (its hooks), "argo-cd" (its hooks and waves), None (all at once)
     findings: list[Finding]
     gpu_targets: int  # how many NIM workers and download Jobs name a GPU product
     not_counted: list[Part]
@@ -258,8 +259,9 @@ def build_plan(model: Model, extra_findings: list[Finding] = (), schema_stage=No
         if step is not None:
             steps.append((step, part))
     first_install, sequenced = _first_install(steps)
+    order = ("argo-cd" if any(step.argo for step, _part in steps) else "helm") if sequenced else None
     findings = plan_findings(model, list(extra_findings), schema_stage)
-    return Plan(model, graphs, workloads, claims, totals, steady, first_install, sequenced, findings,
+    return Plan(model, graphs, workloads, claims, totals, steady, first_install, sequenced, order, findings,
                 len(gpu_targets(model)), not_counted)
 
 

@@ -23,11 +23,13 @@ BEFORE, WITH, AFTER = 0, 1, 2
 class Step:
     """Where in a first install an object is created: the stage (before, with or after the release's
     ordinary objects) and, within it, Argo CD's sync wave. A hook (`passes`) runs to completion within its
-    step; anything else stays for the steps after it."""
+    step; anything else stays for the steps after it. `argo`: Argo CD's annotations place it (no Helm hook
+    does), so the order is Argo CD's alone."""
 
     stage: int
     wave: int
     passes: bool = False
+    argo: bool = False
 
 
 def argo_wave(obj: KObject) -> int:
@@ -54,9 +56,10 @@ def install_step(obj: KObject) -> Step | None:
         return Step(AFTER, 0, True) if "post-install" in helm else None
     argo = obj.annotation_items(ARGO_HOOK)
     if not argo:
-        return Step(WITH, argo_wave(obj))
+        wave = argo_wave(obj)
+        return Step(WITH, wave, argo=wave != 0)
     stage = BEFORE if "PreSync" in argo else WITH if "Sync" in argo else AFTER if "PostSync" in argo else None
-    return None if stage is None else Step(stage, argo_wave(obj), True)
+    return None if stage is None else Step(stage, argo_wave(obj), True, True)
 
 
 def is_helm_test_hook(obj: KObject) -> bool:

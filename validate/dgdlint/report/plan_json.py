@@ -37,6 +37,7 @@ def render_json(plan: Plan) -> str:
         "totals": plan.totals.to_dict(),
         "totals_without_jobs": plan.totals_without_jobs.to_dict(),
         "totals_first_install": plan.totals_first_install.to_dict(),
+        "first_install_order": plan.first_install_order,
         "not_counted": [p.obj.ref for p in plan.not_counted],
         "gpu_fit_targets": plan.gpu_targets,
         "findings": [f.to_dict() for f in plan.findings],

@@ -69,7 +69,8 @@ def render_markdown(plan: Plan) -> str:
     lines += ["#### Totals", "", "| Counting | GPUs | CPU | Memory |", "|---|---|---|---|"]
     rows = [("every pod, Jobs included", plan.totals)]
     if plan.has_install_hooks:
-        rows.append(("first install, hooks run first", plan.totals_first_install))
+        rows.append(("first install, in Argo CD's sync waves" if plan.first_install_order == "argo-cd"
+                     else "first install, hooks run first", plan.totals_first_install))
     rows.append(("once the Jobs have finished", plan.totals_without_jobs))
     for label, totals in rows:
         cpu_limit = format_cores(totals.cpu_limit) if totals.cpu_limit is not None else None

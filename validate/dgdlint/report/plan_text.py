@@ -103,7 +103,9 @@ def render_text(plan: Plan) -> str:
         lines.append("")
     lines.append(f"Totals, every pod with the Jobs: {_totals_text(plan.totals)}")
     if plan.has_install_hooks:
-        lines.append(f"First install, hooks run first:  {_totals_text(plan.totals_first_install)}")
+        label = "First install, Argo CD's waves:" if plan.first_install_order == "argo-cd" else \
+            "First install, hooks run first:"
+        lines.append(f"{label}  {_totals_text(plan.totals_first_install)}")
     lines.append(f"Once the Jobs have finished:     {_totals_text(plan.totals_without_jobs)}")
     for part in plan.not_counted:
         lines.append(f"Not counted: {part.obj.label} ({part.pods_note}, which depends on the cluster)")

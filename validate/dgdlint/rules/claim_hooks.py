@@ -5,8 +5,9 @@ policy is Delete by default).
 Helm (action/hooks.go): a hook without a `helm.sh/hook-delete-policy` gets `before-hook-creation`, which
 deletes the hook left by the previous run before the hook runs again (the next upgrade, for a
 `pre-upgrade` hook; the next install after an uninstall, which leaves hooks behind); `hook-succeeded`
-deletes it once every hook of its event has succeeded; `hook-failed` deletes it when it fails, which a
-claim never does (Helm waits only for Jobs and Pods to be ready).
+deletes it once every hook of its event has succeeded (newer Helm releases also when a later hook of the
+event fails); `hook-failed` deletes it when it fails, which a claim never does (Helm waits only for Jobs
+and Pods to be ready).
 
 Argo CD (gitops-engine, pkg/sync/hook): an object with `argocd.argoproj.io/hook` is a hook unless the
 annotation is `Skip` alone; without it, Helm's `helm.sh/hook` makes one (`pre-install`/`pre-upgrade` as
@@ -27,7 +28,7 @@ _HELM_TO_ARGO = {"before-hook-creation": "BeforeHookCreation", "hook-succeeded":
 _ARGO_TYPES = ("PreSync", "Sync", "PostSync", "SyncFail", "PostDelete", "Skip")
 _HELM_TYPES = {"pre-install", "pre-upgrade", "post-install", "post-upgrade"}
 _HELM_WHEN = {"before-hook-creation": "the next time the hook runs",
-              "hook-succeeded": "once the hooks of its event have succeeded, before anything mounts it"}
+              "hook-succeeded": "once the hooks of its event have run, before anything mounts it"}
 _ARGO_WHEN = {"BeforeHookCreation": "at the next sync", "HookSucceeded": "at the end of every sync that succeeds",
               "HookFailed": "at the end of any sync that fails"}
 
@@ -69,7 +70,7 @@ def argo_deletion(obj: KObject) -> tuple[tuple, str, bool] | None:
     title="A claim is never a hook that Helm or Argo CD deletes",
     rationale="""A PersistentVolumeClaim made a hook (to exist before a download Job that is a hook too) is
     deleted by the tool that runs it, with its data: Helm deletes a hook by `before-hook-creation` (its
-    default) the next time the hook runs, and by `hook-succeeded` once its event's hooks succeeded; Argo CD
+    default) the next time the hook runs, and by `hook-succeeded` once its event's hooks have run; Argo CD
     runs Helm's hooks as its own and deletes a hook by every one of its policies, `HookFailed` (at the end
     of any failed sync, a failed download included), `HookSucceeded` or `BeforeHookCreation` (its default,
     at the next sync). For
