@@ -34,6 +34,41 @@ the few that need no root (imageRef, resources, quantity, mergeEnv) take only th
 {{- $full -}}
 {{- end -}}
 
+{{/* Usage: include "cosmos3-reasoner.validateNames" . -> fails when the fullname (the DGD's name) would make a name the Dynamo operator derives from it at run time invalid: component Services "<fullname>-<component>" and Grove's headless Service "<fullname>-0" and pod host names are DNS labels (a Service's a DNS-1035 one, starting with a letter, before Kubernetes 1.36), and the label nvidia.com/dynamo-namespace "<namespace>-<fullname>" is at most 63 characters. The message names where the name came from. */}}
+{{- define "cosmos3-reasoner.validateNames" -}}
+{{- $full := include "cosmos3-reasoner.fullname" . -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- $from := printf "the release name %q and the chart name %q" .Release.Name .Chart.Name -}}
+{{- if .Values.fullnameOverride -}}
+{{- $from = printf "fullnameOverride %q" .Values.fullnameOverride -}}
+{{- else if contains $name .Release.Name -}}
+{{- $from = printf "the release name %q" .Release.Name -}}
+{{- else if .Values.nameOverride -}}
+{{- $from = printf "the release name %q and nameOverride %q" .Release.Name .Values.nameOverride -}}
+{{- end -}}
+{{- $what := printf "the DynamoGraphDeployment name %q (from %s)" $full $from -}}
+{{- $example := regexReplaceAll "^[^a-z]+" (regexReplaceAll "[^-a-z0-9]" (lower $full) "-") "" | default .Chart.Name -}}
+{{- if contains "." $full -}}
+{{- fail (printf "%s holds a dot: the Dynamo operator's Grove pathway names the headless Service %q and the pods' host names after it, and the API server refuses a Service or host name with a dot (a DNS label: lowercase letters, digits and '-'); use a release name without dots, or set fullnameOverride (for example %q)" $what (printf "%s-0" $full) $example) -}}
+{{- end -}}
+{{- if not (regexMatch "^[a-z]([-a-z0-9]*[a-z0-9])?$" $full) -}}
+{{- $why := printf "is not a DNS label (lowercase letters, digits and '-')" -}}
+{{- if not (regexMatch "^[a-zA-Z]" $full) -}}
+{{- $why = printf "starts with %q, not a letter" (substr 0 1 $full) -}}
+{{- end -}}
+{{- fail (printf "%s %s: the Dynamo operator names the Service %q after it, and a Service name is a DNS-1035 label (lowercase letters, digits and '-', starting with a letter; Kubernetes before 1.36 refuses any other, and the chart supports 1.28 on); use a release name that starts with a letter, or set fullnameOverride (for example %q)" $what $why (printf "%s-frontend" $full) $example) -}}
+{{- end -}}
+{{- $dynamoNamespace := printf "%s-%s" .Release.Namespace $full -}}
+{{- if gt (len $dynamoNamespace) 63 -}}
+{{- $room := sub 62 (len .Release.Namespace) | int -}}
+{{- $fix := "install into a namespace with a shorter name" -}}
+{{- if gt $room 0 -}}
+{{- $fix = printf "set fullnameOverride to at most %d characters, or %s" $room $fix -}}
+{{- end -}}
+{{- fail (printf "%s in namespace %q: the Dynamo operator labels the graph's objects and pods nvidia.com/dynamo-namespace=%s, %d characters (<namespace>-<name>), and the API server refuses a label value over 63; %s" $what .Release.Namespace $dynamoNamespace (len $dynamoNamespace) $fix) -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Usage: include "cosmos3-reasoner.chart" . -> "<chart>-<version>" for the helm.sh/chart label. */}}
 {{- define "cosmos3-reasoner.chart" -}}
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
