@@ -74,3 +74,24 @@ def test_the_passing_twins_render_and_dgdlint_finds_no_derived_name_broken(relea
     texts = {f"{index}.yaml": yaml.safe_dump(obj) for index, obj in enumerate(rendered.objects)}
     findings = [(f.rule, f.message) for f in check_texts(texts).findings if f.severity != "info"]
     assert findings == []
+
+
+GRAPH = ["metadata.name"]
+COMPONENTS = ["spec.services.Frontend", "spec.services.ReasonerWorker"]
+
+
+@pytest.mark.parametrize(("name", "namespace", "kubernetes", "paths"), [
+    ("prod.eu-1-cosmos3-reasoner", "default", None, GRAPH),  # Grove's headless Service
+    # Grove's headless Service and both Services, before RelaxedServiceNameValidation
+    ("1-prod-cosmos3-reasoner", "default", "1.35", GRAPH + COMPONENTS),
+    ("prod-cosmos3-reasoner", "n" * 42, None, GRAPH),  # the dynamo namespace label
+])
+def test_dgdlint_finds_what_the_chart_refuses_in_the_graph_it_would_have_written(name, namespace, kubernetes,
+                                                                                   paths):
+    """The chart's refusals and dgdlint's operator-derived-name-invalid read the operator alike."""
+    from dgdlint.schema import SchemaStage
+
+    dgd = render(release="prod").dgd
+    dgd["metadata"].update(name=name, namespace=namespace)
+    findings = check_texts({"dgd.yaml": yaml.safe_dump(dgd)}, SchemaStage(None, kubernetes)).findings
+    assert sorted(f.path for f in findings if f.rule == "operator-derived-name-invalid") == paths

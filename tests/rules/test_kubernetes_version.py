@@ -15,9 +15,9 @@ is validated from 1.35 (HPAConfigurableTolerance on by default; before, the serv
 projected volume's cluster trust bundles and pod certificates are kept from 1.37
 (ClusterTrustBundleProjection, PodCertificateRequest on by default); an older server drops them from the pod
 unread, and they count as no kind of their source. A Service's name may start with a digit from 1.36
-(RelaxedServiceNameValidation), its trafficDistribution may be PreferSameZone or PreferSameNode from 1.34
-(PreferSameTrafficDistribution), and its cluster IPs, external IPs and source ranges are read strictly from
-1.36 as a NetworkPolicy's CIDRs are."""
+(RelaxedServiceNameValidation), and so may a graph's name, which names the operator's Services; a Service's
+trafficDistribution may be PreferSameZone or PreferSameNode from 1.34 (PreferSameTrafficDistribution), and its
+cluster IPs, external IPs and source ranges are read strictly from 1.36 as a NetworkPolicy's CIDRs are."""
 
 from __future__ import annotations
 
@@ -150,6 +150,18 @@ def test_a_service_name_may_start_with_a_digit_from_1_36():
     assert rule_findings("service-names-label.yaml", "1.35", "object-metadata-invalid")
     assert rule_findings("service-names-label.yaml", "1.36", "object-metadata-invalid") == []
     assert rule_findings("service-names-label.yaml", None, "object-metadata-invalid") == []
+
+
+def test_a_graph_name_may_start_with_a_digit_from_1_36_as_the_services_named_after_it():
+    """The operator's Services (`7b-agg-frontend`, ...) and Grove's headless Service (`7b-agg-0`) start with the
+    graph name's digit: RFC 1035 labels before 1.36 refuse them."""
+    def messages(version):
+        return [f.message for f in rule_findings("digit-first-name-v1beta1.yaml", version,
+                                                 "operator-derived-name-invalid")]
+    before = messages("1.35")
+    assert len(before) == 3 and all("must start with a lowercase letter" in message for message in before)
+    assert any("headless Service '7b-agg-0'" in message for message in before)
+    assert messages("1.36") == messages(None) == []
 
 
 def test_a_service_s_traffic_distribution_prefers_the_same_node_from_1_34():

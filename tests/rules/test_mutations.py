@@ -47,7 +47,20 @@ MUTANTS = [
     ("rules/webhook_grove.py", 'return len(text.encode("utf-8", "surrogatepass"))', "return len(text)",
      "grove-name-budget"),  # names counted in letters, not in the bytes the operator counts
     ("rules/webhook_grove.py", 'return "".join("i" if char == "\\u0130" else char.lower() for char in text)',
-     "return text.lower()", "grove-name-budget"),  # a dotted capital I lowered with a combining dot
+     "return text.lower()", "operator-derived-name-invalid"),  # a dotted capital I lowered with a combining dot
+    ("rules/derived_names.py", "if len(value) > LABEL_VALUE_LIMIT:", "if len(value) >= LABEL_VALUE_LIMIT:",
+     "operator-derived-name-invalid"),  # a label value of 63 characters refused
+    ("rules/derived_names.py", 'return written is None or written.text == "kubernetes"', "return True",
+     "operator-derived-name-invalid"),  # a Service counted for every component under etcd discovery
+    ("rules/derived_names.py", "worker_dcd = kind in WORKER_TYPES and pcs is None", "worker_dcd = False",
+     "operator-derived-name-invalid"),  # a worker's DCD hash left out of its Service's name off Grove
+    ("rules/derived_names.py", "worker_dcd = kind in WORKER_TYPES and pcs is None",
+     "worker_dcd = kind in WORKER_TYPES", "operator-derived-name-invalid"),  # the hash counted on Grove too
+    ("rules/derived_names.py", 'return go_lower(name.replace(".", "-"))', "return go_lower(name)",
+     "operator-derived-name-invalid"),  # a dotted graph's Service names taken as they are
+    ("rules/derived_names.py", "any(component.field(\"globalDynamoNamespace\").value is not True",
+     "all(component.field(\"globalDynamoNamespace\").value is not True",
+     "operator-derived-name-invalid"),  # globalDynamoNamespace on one component taken for all
     ("rules/pod_containers.py", "if len(text) > 64:", "if len(text) > 63:",
      "pod-spec-invalid"),  # a hostnameOverride of 64 characters refused
     ("rules/pod_containers.py", "groups = [regular] + [[container] for container in init]",

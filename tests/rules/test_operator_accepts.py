@@ -29,10 +29,16 @@ def graph(name: str, components: str, annotations: str = "") -> str:
             f"spec:\n  backendFramework: vllm\n  components:\n{components}")
 
 
-def test_a_v1beta1_graph_with_a_63_character_name_passes():
+def test_a_v1beta1_graph_with_a_63_character_name_passes_admission():
+    """The webhook takes it (Grove's PodCliqueSet name is shortened), and no admission rule speaks; but the labels
+    the operator derives from the name, `nvidia.com/selector: <graph>-<component>` and
+    `nvidia.com/dynamo-namespace: <namespace>-<graph>`, are over 63 characters, refused when it makes the graph's
+    objects: operator-derived-name-invalid, a hygiene rule."""
     name = "qwen3-vl-8b-instruct-video-understanding-eu-west-1-production-a"
     assert len(name) == 63
-    assert loud(graph(name, component("VllmDecodeWorker"))) == []
+    assert loud(graph(name, component("VllmDecodeWorker"))) == [
+        ("operator-derived-name-invalid", 4, "metadata.name"),
+        ("operator-derived-name-invalid", 8, "spec.components[0].name")]
 
 
 def test_the_operator_shortens_a_long_graph_name_with_a_hash_of_the_whole_name():

@@ -34,6 +34,7 @@ from dgdlint.rules import (  # noqa: F401, I001  (imported for their registratio
     volume_placement,
     hygiene,
     autoscaler_target,
+    derived_names,
     images,
     model_selection,
     streaming,
