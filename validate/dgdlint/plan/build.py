@@ -3,7 +3,7 @@ its scope (parse, schema, GPU fit). Writing it is dgdlint.report.plan_text, plan
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from dgdlint.findings import Finding
@@ -268,16 +268,20 @@ def build_plan(model: Model, extra_findings: list[Finding] = (), schema_stage=No
 def _first_install(steps: list) -> tuple[Totals, bool]:
     """What a first install asks for at most, step by step: the parts of the step, and what earlier steps
     left running (a hook has finished); and whether some hook finishes before a later step starts (else the
-    first install is every pod at once)."""
-    keys = sorted({(step.stage, step.wave) for step, _part in steps})
-    peak = Totals()
-    for key in keys:
-        here = Totals()
-        for step, part in steps:
-            if (step.stage, step.wave) == key or (not step.passes and (step.stage, step.wave) < key):
-                here.add(part)
+    first install is every pod at once). One pass over the steps in order, however many waves there are."""
+    by_key: dict[tuple[int, int], list] = {}
+    for step, part in steps:
+        by_key.setdefault((step.stage, step.wave), []).append((step, part))
+    peak, staying = Totals(), Totals()
+    for key in sorted(by_key):
+        here = replace(staying, gpus=dict(staying.gpus))
+        for step, part in by_key[key]:
+            here.add(part)
+            if not step.passes:
+                staying.add(part)
         peak = peak.peak(here)
-    sequenced = any(step.passes and (step.stage, step.wave) < keys[-1] for step, _part in steps)
+    last = max(by_key, default=None)
+    sequenced = any(step.passes and (step.stage, step.wave) < last for step, _part in steps)
     return peak, sequenced
 
 
