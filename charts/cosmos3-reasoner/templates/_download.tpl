@@ -28,7 +28,7 @@ workers' gate of the gated mode. Every object is built as a dict and written wit
 {{/* Usage: include "cosmos3-reasoner.downloadIsCurrent" . -> "true" on a `helm upgrade` in the hook mode when the deployed DGD (Helm lookup) records this claim and download key: an earlier hook filled this claim with exactly this model, so the Job (and its GPU request) is left out; else "". lookup sees nothing under `helm template` and Argo CD, which always run the Job. */}}
 {{- define "cosmos3-reasoner.downloadIsCurrent" -}}
 {{- if and .Release.IsUpgrade (include "cosmos3-reasoner.downloadIsHook" .) .Values.download.skipWhenDeployed -}}
-{{- $dgd := lookup (printf "nvidia.com/%s" .Values.operator.apiVersion) "DynamoGraphDeployment" .Release.Namespace (include "cosmos3-reasoner.fullname" .) | default dict -}}
+{{- $dgd := include "cosmos3-reasoner.deployedGraph" . | fromJson -}}
 {{- $annotations := ($dgd.metadata | default dict).annotations | default dict -}}
 {{- if eq (get $annotations "cosmos3-reasoner/downloaded" | default "") (include "cosmos3-reasoner.downloadRecord" .) -}}true{{- end -}}
 {{- end -}}

@@ -3,27 +3,22 @@ What the deployed graph says, read with `lookup` on `helm upgrade` (under `helm 
 first install there is nothing to read).
 */ -}}
 
-{{/* Usage: include "cosmos3-reasoner.liveReplicas" (dict "root" . "name" "<component>") -> the replicas of that component in the deployed DGD (as the API server serves it in operator.apiVersion), or "" when there is no such graph, component or count. Under a scaling adapter the count is the adapter's: written back unchanged, an upgrade neither resets it (Helm 3 sends the patch from the previous manifest, which had none or another count) nor takes it over. */}}
-{{- define "cosmos3-reasoner.liveReplicas" -}}
-{{- $root := .root -}}
-{{- $dgd := lookup (printf "nvidia.com/%s" $root.Values.operator.apiVersion) "DynamoGraphDeployment" $root.Release.Namespace (include "cosmos3-reasoner.fullname" $root) | default dict -}}
-{{- $spec := $dgd.spec | default dict -}}
+{{/* Usage: include "cosmos3-reasoner.deployedGraph" . | fromJson -> this release's DGD as the API server serves it in operator.apiVersion, or {} when there is none or nothing to read it from. */}}
+{{- define "cosmos3-reasoner.deployedGraph" -}}
+{{- lookup (printf "nvidia.com/%s" .Values.operator.apiVersion) "DynamoGraphDeployment" .Release.Namespace (include "cosmos3-reasoner.fullname" .) | default dict | toJson -}}
+{{- end -}}
+
+{{/* Usage: include "cosmos3-reasoner.adapterReplicas" (dict "graph" $deployed "v1alpha1" $v1alpha1 "name" "<component>" "into" $component) -> sets `replicas` of a component under a scaling adapter to its count in the deployed graph (deployedGraph), or leaves it out where there is none; writes nothing. The count is the adapter's: written back unchanged, an upgrade neither resets it (Helm 3 sends the patch from the previous manifest, which had none or another count) nor takes it over. */}}
+{{- define "cosmos3-reasoner.adapterReplicas" -}}
+{{- $spec := .graph.spec | default dict -}}
 {{- $entry := dict -}}
-{{- if eq $root.Values.operator.apiVersion "v1alpha1" -}}
+{{- if .v1alpha1 -}}
 {{- $entry = get ($spec.services | default dict) .name | default dict -}}
 {{- else -}}
 {{- range $spec.components | default list -}}{{- if eq (.name | default "") $.name -}}{{- $entry = . -}}{{- end -}}{{- end -}}
 {{- end -}}
 {{- if and (kindIs "map" $entry) (hasKey $entry "replicas") (not (kindIs "invalid" $entry.replicas)) -}}
-{{- int64 $entry.replicas -}}
-{{- end -}}
-{{- end -}}
-
-{{/* Usage: include "cosmos3-reasoner.adapterReplicas" (dict "root" . "name" "<component>" "into" $component) -> sets `replicas` of a component under a scaling adapter to the deployed count, or leaves it out; writes nothing. */}}
-{{- define "cosmos3-reasoner.adapterReplicas" -}}
-{{- $live := include "cosmos3-reasoner.liveReplicas" (dict "root" .root "name" .name) -}}
-{{- if ne $live "" -}}
-{{- $_ := set .into "replicas" (int64 $live) -}}
+{{- $_ := set .into "replicas" (int64 $entry.replicas) -}}
 {{- else -}}
 {{- $_ := unset .into "replicas" -}}
 {{- end -}}
