@@ -91,7 +91,7 @@ MUTANTS = [
      "pod-spec-invalid"),  # an unset maxUnavailable not read as its default 25%
     ("rules/apps.py", 'if "more than 100%" not in problem or "maxUnavailable" in problem', 'if True',
      "pod-spec-invalid"),  # a Deployment's surge above 100% refused
-    ("load/documents.py", '_MARKS = ("<", "${", "{{", "\\\\", "binary")', '_MARKS = ("<", "${", "{{", "binary")',
+    ("load/common.py", '_MARKS = ("<", "${", "{{", "\\\\", "binary")', '_MARKS = ("<", "${", "{{", "binary")',
      "placeholder-value"),  # a mark written as an escape taken for no mark
     ("cosmos.py", '|" + _HELM_REFERENCE)', '")', "placeholder-value"),  # Helm references no longer seen
     ("cosmos.py", '|" + _HELM_REFERENCE)', '|" + r"\\{\\{[^}]*\\}\\}")',

@@ -1,5 +1,6 @@
-"""dgdlint's own YAML data (dgdlint/data/): trusted files, read with libyaml's C loader (the pure-Python one
-took 65 ms for the GPU product table, paid by every check that reads a GPU selector)."""
+"""dgdlint's own YAML data (dgdlint/data/, the chart's support matrix): trusted files, read by the quick reader
+(load.fast), else by libyaml's C loader (the pure-Python one took 65 ms for the GPU product table, paid by every
+check that reads a GPU selector). tests/load/test_fast_reader.py checks that both read every such file alike."""
 
 from __future__ import annotations
 
@@ -7,6 +8,11 @@ import importlib.resources
 
 
 def yaml_value(text: str) -> object:
+    from dgdlint.load import fast
+
+    documents = fast.read(text)
+    if documents is not None and len(documents) == 1 and documents[0][0] == 0:
+        return documents[0][1]
     import yaml
 
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

@@ -56,10 +56,12 @@ def _prepare(args, config):
     """What checking needs besides the files, set up while worker processes read them (before anything is read
     where none do): the schema stage, whose usage errors (an unusable --crd) come then, and the rules' modules.
     The schemas themselves are compiled where they are used: for a large set, in the worker that runs the
-    schema stage while this process runs the rules (engine.check_loaded); and only the versions the set uses."""
+    schema stage while this process runs the rules (engine.check_loaded); and only the versions the set uses.
+    What that compilation needs whatever the versions (libraries, the CEL environment) is set up here."""
     stage = schema_stage_for(args, config)
     import dgdlint.rules  # noqa: F401 - importing registers every rule
 
+    stage.warm()
     return stage
 
 

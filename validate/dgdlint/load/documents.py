@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import yaml
 
+from dgdlint.load.common import MAX_DEPTH, MAX_NODES_PER_DOCUMENT, may_hold_marks
 from dgdlint.load.nodes import (
     KEYS,
-    MAX_NODES_PER_DOCUMENT,
     MERGE_KEY,
     MERGE_PENDING,
     NO_KEY,
@@ -33,22 +33,11 @@ try:  # libyaml's C parser; the pure-Python one is a slow but correct fallback
 except ImportError:  # pragma: no cover - every supported platform ships the C extension
     from yaml import SafeLoader as _Loader
 
-# Bounds that keep hostile input cheap (with nodes.MAX_NODES_PER_DOCUMENT); each is generous for real manifests.
-MAX_FILE_BYTES = 64 * 1024 * 1024
-MAX_DEPTH = 200
-YAML_SUFFIXES = (".yaml", ".yml", ".json")
-
-
-# What a string needs in the text to hold a placeholder's mark: the marks themselves, or what can write one
-# without spelling it (a backslash escape such as "\x3c", a !!binary value decoded).
-_MARKS = ("<", "${", "{{", "\\", "binary")
-
-
 def build_documents(file: str, text: str, result: LoadResult) -> None:
     """Turn the event stream of `text` into Documents, appending findings for what is malformed."""
     index = -1
     loader = None
-    marks = any(mark in text for mark in _MARKS)
+    marks = may_hold_marks(text)
     try:
         loader = _Loader(text)
         events = iter(loader.get_event, None)  # the C parser called directly: no Python frame per event

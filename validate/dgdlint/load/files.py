@@ -9,7 +9,9 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from dgdlint.load.documents import MAX_FILE_BYTES, YAML_SUFFIXES, build_documents
+from dgdlint.load import fast
+from dgdlint.load.common import MAX_FILE_BYTES, YAML_SUFFIXES, may_hold_marks
+from dgdlint.load.quick import QuickDocument
 from dgdlint.load.result import LoadResult, parse_finding
 
 
@@ -48,7 +50,16 @@ def load_text(file: str, text: str, result: LoadResult | None = None) -> LoadRes
         result.template_syntax.add(file)
     if "apiVersion" in text and "kind" in text:
         result.manifest_like.add(file)
-    build_documents(file, text, result)
+    documents = fast.read(text)
+    if documents is None:
+        from dgdlint.load.documents import build_documents  # here: PyYAML is imported only for a file that needs it
+
+        build_documents(file, text, result)
+    else:
+        marks = may_hold_marks(text)
+        result.documents += [QuickDocument(file, index, value, has_null=has_null, whole_floats=whole_floats,
+                                           marks=marks, keys=keys, source=text)
+                             for index, value, has_null, whole_floats, keys in documents]
     return result
 
 

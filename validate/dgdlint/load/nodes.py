@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import yaml
 
+from dgdlint.load.common import MAX_NODES_PER_DOCUMENT
 from dgdlint.load.resolve import Refused, key_text, resolve_plain, resolve_tagged, value_of
 from dgdlint.load.result import LoadResult, format_path, parse_finding
-
-MAX_NODES_PER_DOCUMENT = 1_000_000  # a bound that keeps hostile input cheap (an alias bomb), generous for manifests
-
 
 PLAIN: dict[str, object] = {}  # a plain scalar's text -> its value: manifests repeat the same few texts
 KEYS: dict[str, str] = {}  # a plain key's text -> the key's text as Kubernetes writes it

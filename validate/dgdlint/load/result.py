@@ -11,28 +11,60 @@ from dataclasses import dataclass, field
 from dgdlint.findings import Finding
 
 
-@dataclass
 class Document:
-    """One YAML document: its value and the position of every node in it."""
+    """One YAML document: its value and the position of every node in it. A document the quick reader read
+    (load.fast) has no positions: they are read from its `source` text when first asked for (the line and
+    column of the document too), as they are for a few of the documents of a large set only: those with a
+    finding."""
 
-    file: str
-    index: int  # 0-based position in the file's stream
-    value: object
-    line: int  # 1-based line where the document's content starts
-    column: int
-    positions: dict[tuple, tuple[int, int]] | None = field(default_factory=dict)  # None: `packed` holds them
-    has_null: bool = True  # whether any value in it is null (the loader knows; True when unknown)
-    whole_floats: bool = True  # whether it holds a float without a fraction or an int past int64 (idem)
-    marks: bool = True  # whether a string in it may hold `<`, `${` or `{{` (False: its file's text has none; idem)
-    keys: frozenset | None = None  # every mapping key written in it (None: unknown, any key may be there)
-    packed: bytes | None = None  # the positions as a worker process sent them (load.workers), read when asked for
+    __slots__ = ("file", "index", "value", "_line", "_column", "positions", "has_null", "whole_floats", "marks",
+                 "keys", "packed", "source")
+
+    def __init__(self, file: str, index: int, value: object, line: int | None = None, column: int | None = None,
+                 positions: dict[tuple, tuple[int, int]] | None = None, has_null: bool = True,
+                 whole_floats: bool = True, marks: bool = True, keys: frozenset | None = None,
+                 packed: bytes | None = None, source: str | None = None):
+        self.file = file
+        self.index = index  # 0-based position in the file's stream
+        self.value = value
+        self._line = line  # 1-based line where the document's content starts (None: read from `source`)
+        self._column = column
+        self.positions = positions if positions is not None or packed is not None or source is not None else {}
+        self.has_null = has_null  # whether any value in it is null (the loader knows; True when unknown)
+        self.whole_floats = whole_floats  # whether it holds a float without a fraction or an int past int64 (idem)
+        self.marks = marks  # whether a string in it may hold `<`, `${` or `{{` (False: its file's text has none)
+        self.keys = keys  # every mapping key written in it (None: unknown, any key may be there)
+        self.packed = packed  # the positions as a worker process sent them (load.workers), read when asked for
+        self.source = source  # the text of its file, where its positions are still to be read
+
+    def __repr__(self) -> str:
+        return f"Document({self.file!r}, {self.index}, {self.value!r})"
+
+    @property
+    def line(self) -> int:
+        if self._line is None:
+            self._read_positions()
+        return self._line
+
+    @property
+    def column(self) -> int:
+        if self._column is None:
+            self._read_positions()
+        return self._column
 
     def places(self) -> dict[tuple, tuple[int, int]]:
         """{path: (line, column)} of every node."""
         if self.positions is None:
-            self.positions = marshal.loads(self.packed or marshal.dumps({}))
-            self.packed = None
+            if self.source is not None:
+                self._read_positions()
+            else:
+                self.positions = marshal.loads(self.packed or marshal.dumps({}))
+                self.packed = None
         return self.positions
+
+    def _read_positions(self) -> None:
+        """The positions of a document with a `source` (load.files.QuickDocument reads them); none here."""
+        self.positions, self._line, self._column, self.source = {}, 1, 1, None
 
     def position(self, path: tuple) -> tuple[int, int]:
         """Line and column of the node at `path`, or of its nearest ancestor that exists."""

@@ -13,6 +13,7 @@ import marshal
 import pickle
 from collections.abc import Callable
 
+from dgdlint.load.quick import QuickDocument
 from dgdlint.load.result import Document, LoadResult
 from dgdlint.parallel import MAX_TASKS, share, worker_count
 
@@ -46,8 +47,10 @@ def _load_run(files: list[str], load_one) -> LoadResult:
 
 
 def pack(result: LoadResult) -> tuple:
-    """A LoadResult as plain values marshal can write (findings, rare, pickled)."""
-    documents = tuple((d.file, d.index, d.value, d.line, d.column, marshal.dumps(d.places()), d.has_null,
+    """A LoadResult as plain values marshal can write (findings, rare, pickled). A document with positions sends
+    them as bytes of their own; one read by load.fast, which has none yet, sends its file's text (once a file)."""
+    documents = tuple((d.file, d.index, d.value, d._line, d._column,
+                       d.source if d.source is not None else marshal.dumps(d.places()), d.has_null,
                        d.whole_floats, d.marks, d.keys) for d in result.documents)
     return (documents, pickle.dumps(result.findings, protocol=pickle.HIGHEST_PROTOCOL), result.files,
             result.template_syntax, result.manifest_like)
@@ -56,8 +59,11 @@ def pack(result: LoadResult) -> tuple:
 def unpack(packed: tuple) -> LoadResult:
     documents, findings, files, template_syntax, manifest_like = packed
     return LoadResult(
-        documents=[Document(file, index, value, line, column, positions=None, packed=places, has_null=has_null,
-                            whole_floats=whole_floats, marks=marks, keys=keys)
+        documents=[(Document if type(places) is bytes else QuickDocument)(
+                       file, index, value, line, column, positions=None,
+                       packed=places if type(places) is bytes else None,
+                       source=places if type(places) is str else None, has_null=has_null,
+                       whole_floats=whole_floats, marks=marks, keys=keys)
                    for file, index, value, line, column, places, has_null, whole_floats, marks, keys in documents],
         findings=pickle.loads(findings),  # noqa: S301 - written by this process's own fork
         files=list(files), template_syntax=set(template_syntax), manifest_like=set(manifest_like))

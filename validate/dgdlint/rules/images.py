@@ -38,12 +38,15 @@ def nim_image_mismatch(model: Model):
         workers = nim_workers(graph)
         reference = workers[0]
         expected = reference.main.image
-        anchor = graph.obj.location(reference.main.image_path, f"{reference.name}'s image")
+
+        def anchor(graph=graph, reference=reference):  # placed only for a finding: a place may cost a re-read
+            return graph.obj.location(reference.main.image_path, f"{reference.name}'s image")
+
         for worker in workers[1:]:
             if worker.main.image != expected:
                 yield Hit(graph.obj, worker.main.image_path,
                           f"{worker.label} runs {worker.main.image!r} but {reference.name} runs {expected!r}",
-                          related=[anchor])
+                          related=[anchor()])
         if is_streaming(graph):
             for frontend in graph.frontends:
                 # The adapter from another tag or digest of the workers' image (another image altogether is
@@ -52,7 +55,7 @@ def nim_image_mismatch(model: Model):
                         image_repository(frontend.main.image) == image_repository(expected):
                     yield Hit(graph.obj, frontend.main.image_path,
                               f"{frontend.label} runs {frontend.main.image!r} but the workers run {expected!r}",
-                              related=[anchor])
+                              related=[anchor()])
         for job, container in download_jobs(model, graph):
             if container.image != expected:
                 yield Hit(graph.obj, reference.main.image_path,

@@ -77,8 +77,11 @@ def video_num_frames_mismatch(model: Model):
         if ref_entry is not None and ref_entry.value is None:
             continue  # from a ConfigMap or field: not knowable here
         expected = _frames(ref_entry.value if ref_entry else None)
-        anchor = graph.obj.location(env_path(reference.component, NUM_FRAMES_ENV),
-                                    f"{reference.component.name}'s {NUM_FRAMES_ENV}")
+
+        def anchor(graph=graph, reference=reference):  # placed only for a finding: a place may cost a re-read
+            return graph.obj.location(env_path(reference.component, NUM_FRAMES_ENV),
+                                      f"{reference.component.name}'s {NUM_FRAMES_ENV}")
+
         for part in parts:
             if part is reference:
                 continue
@@ -92,7 +95,7 @@ def video_num_frames_mismatch(model: Model):
                 f"leaves {NUM_FRAMES_ENV} unset ({DEFAULT_NUM_FRAMES})"
             want = f"sets {expected}" if ref_entry else f"leaves it unset ({DEFAULT_NUM_FRAMES})"
             yield Hit(graph.obj, env_path(part.component, NUM_FRAMES_ENV),
-                      f"{part.label} {have} but {reference.component.name} {want}", related=[anchor])
+                      f"{part.label} {have} but {reference.component.name} {want}", related=[anchor()])
 
 
 @rule(

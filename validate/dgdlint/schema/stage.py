@@ -234,6 +234,15 @@ class SchemaStage:
                                why.remediation(field), path)
                 for path, field, why in found]
 
+    def warm(self) -> None:
+        """What every check of a custom resource sets up first, whatever its versions: the fast validator's
+        library and the CEL environment. Called while worker processes read the files (commands.check), it is
+        then no longer the first thing the schema stage does in the worker that runs it."""
+        if self.has_crds:
+            import jsonschema_rs  # noqa: F401 - imported here: see above
+
+            self._runtime()
+
     def _runtime(self):
         if self._cel_runtime is None:
             from dgdlint.schema.cel import CelRuntime
