@@ -49,19 +49,38 @@ _NOT_PLAIN_TEXT = r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\uf
 # and go-yaml refuse).
 _INDICATOR = re.compile(r"[&*!?\]},%@`]")
 _AFTER = frozenset(" [{,")  # what comes before an anchor, alias, tag or complex key
-# A flow collection on one line, of plain words and quoted text without escapes, and nothing after it but a
-# comment: what manifests write in flow style (`[ReadWriteOnce]`, `{cpu: "1"}`). Others are where the two
-# parsers part ways (rapidyaml takes `{a:, b}` and `[a] - b`, which libyaml refuses).
-_ITEM = r"""(?:"[^"\\\n]*"|'[^'\n]*'|[A-Za-z0-9_./=+-]+)"""
-_FLOW = re.compile(rf"""(?:\[ *(?:{_ITEM}(?: *, *{_ITEM})* *,? *)?\]|\{{ *(?:{_ITEM}(?:: +{_ITEM})?"""
-                   rf"""(?: *, *{_ITEM}(?:: +{_ITEM})?)* *,? *)?\}}) *(?:#[^\n]*)?(?:\n|\Z)""")
+_STARTS = "]},%@`"
+# A flow collection on one line, of plain words and quoted text without escapes (or such collections, one
+# level down), and nothing after it but a comment: what manifests write in flow style (`[ReadWriteOnce]`,
+# `{limits: {cpu: "1"}}`). Others are where the two parsers part ways (rapidyaml takes `{a:, b}` and
+# `[a] - b`, which libyaml refuses).
+
+
+def _flow(item: str) -> str:
+    return (rf"""(?:\[ *(?:{item}(?: *, *{item})* *,? *)?\]|\{{ *(?:{item}(?:: +{item})?"""
+            rf"""(?: *, *{item}(?:: +{item})?)* *,? *)?\}})""")
+
+
+_WORD = r"""(?:"[^"\\\n]*"|'[^'\n]*'|[A-Za-z0-9_./=+-]+)"""
+_FLOW = re.compile(_flow(f"(?:{_WORD}|{_flow(_WORD)})") + r" *(?:#[^\n]*)?(?:\n|\Z)")
 _OPENING = re.compile(r"[\[{]")
-# What libyaml refuses and rapidyaml takes: a block scalar's header (after a key, a dash or at a line's start)
-# with more than a comment after it, a line of dots (a document end marker where libyaml takes none), a block
-# scalar at a line's start (the whole document: nothing may follow it), a key left empty (`: x`), a quoted
-# scalar with more after it on its line (`- "1"   - x`).
-_BAD_HEADER = re.compile(r"(?:^|: |- ) *[|>](?![-+0-9]{0,2} *(?:#[^\n]*)?$)[^\n]*|^ *\.\.\.|^[|>]|(?:^|- ) *:(?: |$)"
-                         r"""|(?<!\\)["'] +[^\s#:,\]}]""", re.MULTILINE)
+# What libyaml refuses and rapidyaml takes (each searched for only where a quick test of the text finds what it
+# needs): a block scalar's header (after a key, a dash or at a line's start) with more than a comment after it,
+# or at a line's start (the whole document: nothing may follow it); a line of dots (a document end marker
+# where libyaml takes none); a key left empty (`: x`); a quoted scalar with more after it on its line
+# (`- "1"   - x`).
+_HEADER = re.compile(r"(?:^|: |- ) *[|>](?![-+0-9]{0,2} *(?:#[^\n]*)?$)|^[|>]", re.MULTILINE)
+_EMPTY_KEY = re.compile(r"(?:^|- ) *:(?: |$)", re.MULTILINE)
+_AFTER_QUOTE = re.compile(r"""(?<!\\)["'] +[^\s#:,\]}]""")
+# Where any of the above may be: a character that starts one after a space or a line's start, a quote with a
+# space after it, a control character, a merge key. An ASCII text is first written in these classes of
+# characters (str.translate: one pass in C), where plain substrings find them; a regular expression would take
+# several times as long for the same question.
+_SUSPECT = re.compile(r"""[ \n][]},%@`[{&*!?:|><]|['"] |[\x00-\x09\x0b-\x1f\x7f]|<<""")
+_SUSPECT_FIRST = frozenset("]},%@`[{&*!?:|><")
+_CLASSES = str.maketrans({chr(code): "\x00" if code < 32 and code != 10 or code == 127
+                          else chr(code) if chr(code) in " \n" else "!" if chr(code) in _SUSPECT_FIRST
+                          else '"' if chr(code) in "'\"" else "x" for code in range(128)})
 _DEEP = re.compile(r"\n[ -]{60}")  # (a literal first: searched quickly)
 
 # A JSON string that may be a plain scalar resolve.py types otherwise (a wide net; _settled decides), and
@@ -103,10 +122,16 @@ def read(text: str) -> list[tuple[int, object, bool, bool, frozenset]] | None:
 
 
 def _declined(text: str) -> bool:
-    if (_CONTROL if text.isascii() else re.compile(_NOT_PLAIN_TEXT)).search(text) is not None:
+    if not text.isascii() and re.compile(_NOT_PLAIN_TEXT).search(text) is not None:
         return True
-    if text.startswith(("%", "...")) or "\n%" in text or "\n..." in text or "<<" in text:
-        return True  # a directive, a document end marker (libyaml wants `---` after it), a merge key
+    if not text.endswith("\n") and ("|" in text or ">" in text):
+        return True  # a block scalar may end the text: rapidyaml gives it the line break the text does not have
+    if _DEEP.search("\n" + text[:60]) is not None or _DEEP.search(text) is not None or "..." in text:
+        return True  # (`...` is a document end marker where it starts a line: libyaml wants `---` after it)
+    if not _suspect(text):
+        return False  # one quick look at the text is enough for most: the checks below look where it found something
+    if _CONTROL.search(text) is not None or text.startswith("%") or "\n%" in text or "<<" in text:
+        return True  # a control character, a directive, a merge key
     for match in _INDICATOR.finditer(text):
         at, char = match.start(), match[0]
         head = text[text.rfind("\n", 0, at) + 1:at]
@@ -116,13 +141,25 @@ def _declined(text: str) -> bool:
             found = _node_starts(head)
         if found and not head.lstrip(" ").startswith("#"):  # (a comment's text, or a scalar's: see _node_starts)
             return True
-    for match in _OPENING.finditer(text):  # where a node starts (elsewhere: inside a scalar, or a nested flow)
+    checked = 0  # the end of the last flow collection taken (the ones inside it were checked with it)
+    for match in _OPENING.finditer(text):  # where a node starts (elsewhere: inside a scalar)
         at = match.start()
-        if _node_starts(text[text.rfind("\n", 0, at) + 1:at]) and _FLOW.match(text, at) is None:
-            return True
-    if _BAD_HEADER.search(text):
+        if at >= checked and _node_starts(text[text.rfind("\n", 0, at) + 1:at]):
+            flow = _FLOW.match(text, at)
+            if flow is None:
+                return True
+            checked = flow.end()
+    return _HEADER.search(text) is not None or _EMPTY_KEY.search(text) is not None \
+        or _AFTER_QUOTE.search(text) is not None
+
+
+def _suspect(text: str) -> bool:
+    if text[:1] in _SUSPECT_FIRST or "<<" in text:
         return True
-    return _DEEP.search("\n" + text[:60]) is not None or _DEEP.search(text) is not None
+    if not text.isascii():
+        return _SUSPECT.search(text) is not None
+    classes = text.translate(_CLASSES)
+    return " !" in classes or "\n!" in classes or '" ' in classes or "\x00" in classes
 
 
 def _node_starts(head: str) -> bool:
@@ -141,22 +178,23 @@ def _json(tree, node) -> str:
 # What rapidyaml writes for a plain (and, as a key, also a quoted) `inf`, `-Infinity`, `.NaN` and the like: not
 # the text it read, so the key or value cannot be known from it.
 _NAN_INF = ('".inf"', '"-.inf"', '".nan"')
+# A string starting or ending with a space, which no plain scalar does: where rapidyaml misreads indentation
+# (a key `  c` after a comment line less indented than the block), and quoted text that does. (In rapidyaml's
+# JSON a closing quote is followed by a colon, a comma, a bracket or a line break, never by a space.)
+_SPACE_BEFORE_QUOTE = re.compile(r' "[,\n\]}:]')
 
 
 def _document(index: int, out: str, text: str) -> tuple[int, object, bool, bool, frozenset] | None:
-    if any(written in out for written in _NAN_INF):
+    if ('".' in out or '"-.' in out) and any(written in out for written in _NAN_INF) or '" ' in out \
+            or _SPACE_BEFORE_QUOTE.search(out):
         raise _Decline
-    for content, colon in set(_DOUBTFUL.findall(out)):
-        _check(content, bool(colon), text)
-    keys: set = set()
+    found = set(_DOUBTFUL.findall(out))
+    if not found <= _SETTLED_SET:  # (most are: the same few texts in every file)
+        for content, colon in found - _SETTLED_SET:
+            _check(content, bool(colon), text)
+            if content and len(_SETTLED_SET) < 65536:
+                _SETTLED_SET.add((content, colon))
     floats = [False]
-
-    def mapping(pairs: list) -> dict:
-        value = dict(pairs)
-        if len(value) != len(pairs):
-            raise _Decline  # a duplicate key
-        keys.update(value)
-        return value
 
     def number(token: str) -> object:
         value = _number(token)
@@ -164,14 +202,31 @@ def _document(index: int, out: str, text: str) -> tuple[int, object, bool, bool,
             floats[0] = True
         return value
 
-    value = json.loads(out, object_pairs_hook=mapping, parse_int=number, parse_float=number)
+    value = json.loads(out, parse_int=number, parse_float=number)
+    count, keys = _keys(value)
+    if count != out.count('": '):
+        raise _Decline  # a duplicate key (the JSON decoder kept one of them), or a string holding `": `
     # libyaml takes a key of at most 1024 characters (as written, quotes and escapes included: a key of 100
     # characters is written in at most 1002); past that, any line of about that length may hold one.
-    if any(len(key) > 100 for key in keys) and any(len(line) > 1000 for line in text.split("\n")):
+    if keys and max(map(len, keys)) > 100 and max(map(len, text.split("\n"))) > 1000:
         raise _Decline
     if value is None:
         return None  # an empty document: documents.py skips it too
     return index, value, "null" in out, floats[0], frozenset(keys)
+
+
+def _keys(value: object) -> tuple[int, set]:
+    """How many keys the mappings in `value` have, and which."""
+    count, keys, pending = 0, set(), [value]
+    while pending:
+        node = pending.pop()
+        if type(node) is dict:
+            count += len(node)
+            keys.update(node)
+            pending.extend(node.values())
+        elif type(node) is list:
+            pending.extend(node)
+    return count, keys
 
 
 _NUMBERS: dict[str, object] = {}
@@ -191,6 +246,7 @@ def _number(token: str) -> object:
 
 
 _SETTLED: dict[tuple[str, bool], bool] = {}
+_SETTLED_SET: set[tuple[str, str]] = set()  # as _DOUBTFUL finds them: (text, the colon after a key or "")
 
 
 def _check(content: str, key: bool, text: str) -> None:
