@@ -237,6 +237,9 @@ def env_repeats(model: Model):
             if key in seen_lists:
                 continue
             seen_lists.add(key)
+            names = [item.get("name") if type(item) is dict else None for item in raw]
+            if all(type(name) is str for name in names) and len(set(names)) == len(names):
+                continue  # names all different (the common case, decided in C)
             entries: dict[str, list[int]] = {}
             for index, item in enumerate(raw):  # every env entry of every file: the common case inline
                 name = item.get("name") if isinstance(item, dict) else None

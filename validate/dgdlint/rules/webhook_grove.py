@@ -26,6 +26,8 @@ def _fnv32a(data: bytes) -> int:
 def go_lower(text: str) -> str:
     """Go's strings.ToLower: each character's own lowercase, so U+0130 (İ) becomes i where Python's
     str.lower() adds a combining dot, and no final-sigma context."""
+    if text.isascii():  # (each ASCII letter's own lowercase is str.lower()'s)
+        return text.lower()
     return "".join("i" if char == "\u0130" else char.lower() for char in text)
 
 
