@@ -114,7 +114,8 @@ def _double(text: str) -> str:
 
 
 # Scalars as written: escapes of double-quoted scalars (YAML 1.1's and 1.2's), and scalars over two lines.
-_WRITTEN = ['"\\x41"', '"\\u00e9"', '"\\t"', '"\\/"', '"\\N"', '"\\_"', '"\\L"', '"\\P"', '"\\e"', '"\\0"',
+_WRITTEN = ['"\\ud800"', '"\\L\\L"', '"a\\\n\n    b"', '"a\n    \\ \n    b"', '"\\\\"  x',
+            '"\\x41"', '"\\u00e9"', '"\\t"', '"\\/"', '"\\N"', '"\\_"', '"\\L"', '"\\P"', '"\\e"', '"\\0"',
             '"\\a"', '"\\U0001F600"', '"\\ "', '"a\\\n    b"', '"a\n    b"', "'a\n    b'", "'a\n\n    b'",
             "a\n    b", "a\n\n    b", "a\n    # b", '"1"\n    ', "x # y"]
 
@@ -141,7 +142,7 @@ def _node(draw, indent: int, depth: int) -> str:
         return " [" + ", ".join(items) + "]" if draw(st.booleans()) else \
             " {" + ", ".join(f"{_single(f'k{i}')}: {item}" for i, item in enumerate(items)) + "}"
     if kind == "block":
-        indicator = draw(st.sampled_from(["|", ">", "|-", ">-", "|+", ">+"]))
+        indicator = draw(st.sampled_from(["|", ">", "|-", ">-", "|+", ">+", "|2", ">1-", "| #-", "|+ # c"]))
         lines = draw(st.lists(st.sampled_from(["text", "", "  more", "yes", "a: b", "# not a comment"]),
                               min_size=1, max_size=3))
         return f" {indicator}\n" + "\n".join(f"{pad}  {line}".rstrip() if line else "" for line in lines)
@@ -235,7 +236,15 @@ def test_what_the_quick_reader_leaves_to_documents_py():
                  "a:\n  b: 1\n  ...\n", "a:\n  b:\n  - x\n # c\n   c: 1\n", "a: |\n  x",
                  "k" * 1100 + ": v\n",
                  # written by rapidyaml as `.inf` and `.nan`, keys quoted or not
-                 "inf: x\n", "'nan': x\n", "a: -infinity\n", "a: nan\n", "a: .NaN\n"]:
+                 "inf: x\n", "'nan': x\n", "a: -infinity\n", "a: nan\n", "a: .NaN\n",
+                 # found by a review that generated and mutated 1.5 million texts: surrogate escapes, escaped line
+                 # breaks and spaces, `\L` and `\P`, block headers with an indentation digit or a comment, a node
+                 # on the `---` line, a quoted key over two lines, a key past 1024 characters with its spaces,
+                 # a closing quote after a backslash with more on the line
+                 'a: "\\ud800"\n', 'a: "\\U0000DFFF"\n', '- "a\\\n\n  b"\n', 'k: "a\n  \\ \n  b"\n',
+                 'k: "a\\n\\L\\La"\n',
+                 "a: |+1\n  \n", "a: ''\nb: |1\n  \n", "a: | #-\n  x\n", "--- |\nx\n", "--- ]\n", "--- {a #c}\n",
+                 "a: 'b\n  c': d\n", 'a:\n  "b\n   c": d\n', "a" + " " * 1024 + ": v\n", "- '\\'  - b\n"]:
         assert fast.read(text) is None, text
         assert agree(text) is False
     # The plain forms of these are JSON numbers and literals to rapidyaml: a JSON string is a quoted scalar.

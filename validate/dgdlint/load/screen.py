@@ -1,0 +1,135 @@
+"""What load.fast leaves to documents.py before parsing: texts rapidyaml does not read as libyaml and Kubernetes'
+YAML reader do, or with bounds it does not check. Each case here is a disagreement the comparison tests
+(tests/load/test_fast_reader.py) or a review found. These searches run on every file a check reads, so each is
+written to be quick: plain substrings where they do, one translation of the text into classes of characters
+(_suspect) before anything slower, and the slower searches only where that finds something."""
+
+from __future__ import annotations
+
+import re
+
+MAX_TEXT = 1024 * 1024  # at two characters a node, under common.MAX_NODES_PER_DOCUMENT
+MAX_FLOW_OPENINGS = 60
+
+# What documents.py reads differently or bounds, looked for with searches C does quickly (these run on every
+# file): characters (in ASCII text, control characters only), directives and merge keys (plain substrings),
+# the indicators of anchors, aliases, tags and complex keys (each occurrence of their character looked at),
+# and a line indented deeply enough to nest past common.MAX_DEPTH (a block level takes a column).
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # tabs and carriage returns too
+# ... and beyond ASCII: NEL, the line and paragraph separators, a byte-order mark (compiled when first needed)
+_NOT_PLAIN_TEXT = r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+# An indicator after a space, a line's start or a flow indicator: an anchor, alias, tag or complex key, or a
+# scalar starting with a character a plain one cannot start with (which rapidyaml takes as text, and libyaml
+# and go-yaml refuse).
+_INDICATOR = re.compile(r"[&*!?\]},%@`]")
+_AFTER = frozenset(" [{,")  # what comes before an anchor, alias, tag or complex key
+# A flow collection on one line, of plain words and quoted text without escapes (or such collections, one
+# level down), and nothing after it but a comment: what manifests write in flow style (`[ReadWriteOnce]`,
+# `{limits: {cpu: "1"}}`). Others are where the two parsers part ways (rapidyaml takes `{a:, b}` and
+# `[a] - b`, which libyaml refuses).
+
+
+def _flow(item: str) -> str:
+    return (rf"""(?:\[ *(?:{item}(?: *, *{item})* *,? *)?\]|\{{ *(?:{item}(?:: +{item})?"""
+            rf"""(?: *, *{item}(?:: +{item})?)* *,? *)?\}})""")
+
+
+_WORD = r"""(?:"[^"\\\n]*"|'[^'\n]*'|[A-Za-z0-9_./=+-]+)"""
+_FLOW = re.compile(_flow(f"(?:{_WORD}|{_flow(_WORD)})") + r" *(?:#[^\n]*)?(?:\n|\Z)")
+_OPENING = re.compile(r"[\[{]")
+# What libyaml refuses and rapidyaml takes, or reads otherwise (each searched for only where a quick test of the
+# text finds what it needs): a block scalar's header (after a key, a dash or at a line's start) with more than
+# its chomping indicator after it (rapidyaml drops an indentation indicator's spaces, and takes a `-` or `+` in
+# a comment there for one), or at a line's start (the whole document: nothing may follow it); a node on a
+# `---` line; a line of dots (a document end marker
+# where libyaml takes none); a key left empty (`: x`); a quoted scalar with more after it on its line
+# (`- "1"   - x`).
+_HEADER = re.compile(r"(?:^|: |- ) *[|>](?![-+]? *$)|^[|>]|^--- *[^\s#]", re.MULTILINE)
+_EMPTY_KEY = re.compile(r"(?:^|- ) *:(?: |$)", re.MULTILINE)
+_AFTER_QUOTE = re.compile(r"""["'] +[^\s#:,\]}]""")
+# Where any of the above may be: a character that starts one after a space or a line's start, a quote with a
+# space after it, a quoted key's end, a control character, a merge key. An ASCII text is first written in these
+# classes of characters (str.translate: one pass in C), where plain substrings find them; a regular expression
+# would take several times as long for the same question.
+_SUSPECT = re.compile(r"""[ \n][]},%@`[{&*!?:|><]|['"] |[\x00-\x09\x0b-\x1f\x7f]|<<|['"]:[ \n]""")
+_SUSPECT_FIRST = frozenset("]},%@`[{&*!?:|><")
+_CLASSES = str.maketrans({chr(code): "\x00" if code < 32 and code != 10 or code == 127
+                          else chr(code) if chr(code) in " \n" else "!" if chr(code) in _SUSPECT_FIRST
+                          else '"' if chr(code) in "'\"" else "x" for code in range(128)})
+_DEEP = re.compile(r"\n[ -]{60}")  # (a literal first: searched quickly)
+# Escapes rapidyaml reads otherwise in a double-quoted scalar: a surrogate (`\ud800`, refused by libyaml), an
+# escaped line break or a line of an escaped space (folded otherwise), `\L` and `\P` (which it writes over
+# the escapes after them).
+_ESCAPES = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]|\\\n|\n *\\ |\\[LP]")
+_QUOTE_COLON = re.compile(r"""["'] *:(?: |\n|$)""")
+_LONG_LINE = re.compile(r"\n[^\n]{1000}")
+
+
+def declined(text: str) -> bool:
+    """Whether load.fast must leave `text` to documents.py (see the module's docstring and the notes above)."""
+    if len(text) > MAX_TEXT or text.count("[") + text.count("{") > MAX_FLOW_OPENINGS:
+        return True
+    if not text.isascii() and re.compile(_NOT_PLAIN_TEXT).search(text) is not None:
+        return True
+    if not text.endswith("\n") and ("|" in text or ">" in text):
+        return True  # a block scalar may end the text: rapidyaml gives it the line break the text does not have
+    if _DEEP.search("\n" + text[:60]) is not None or _DEEP.search(text) is not None or "..." in text:
+        return True  # (`...` is a document end marker where it starts a line: libyaml wants `---` after it)
+    if "\\" in text and _ESCAPES.search(text) is not None:
+        return True
+    if _LONG_LINE.search("\n" + text[:1001]) is not None or _LONG_LINE.search(text) is not None:
+        return True  # libyaml takes an implicit key of at most 1024 characters (spaces before its colon too)
+    if not _suspect(text):
+        return False  # one quick look at the text is enough for most: the checks below look where it found something
+    if _CONTROL.search(text) is not None or text.startswith("%") or "\n%" in text or "<<" in text:
+        return True  # a control character, a directive, a merge key
+    if _closes_a_key(text):
+        return True
+    for match in _INDICATOR.finditer(text):
+        at, char = match.start(), match[0]
+        head = text[text.rfind("\n", 0, at) + 1:at]
+        if char in "&*!?":
+            found = (not head or head[-1] in _AFTER) and (char != "?" or text[at + 1:at + 2] in ("", " ", "\n"))
+        else:
+            found = _node_starts(head)
+        if found and not head.lstrip(" ").startswith("#"):  # (a comment's text, or a scalar's: see _node_starts)
+            return True
+    checked = 0  # the end of the last flow collection taken (the ones inside it were checked with it)
+    for match in _OPENING.finditer(text):  # where a node starts (elsewhere: inside a scalar)
+        at = match.start()
+        if at >= checked and _node_starts(text[text.rfind("\n", 0, at) + 1:at]):
+            flow = _FLOW.match(text, at)
+            if flow is None:
+                return True
+            checked = flow.end()
+    return _HEADER.search(text) is not None or _EMPTY_KEY.search(text) is not None \
+        or _AFTER_QUOTE.search(text) is not None
+
+
+def _suspect(text: str) -> bool:
+    if text[:1] in _SUSPECT_FIRST or "<<" in text:
+        return True
+    if not text.isascii():
+        return _SUSPECT.search(text) is not None
+    classes = text.translate(_CLASSES)
+    return " !" in classes or "\n!" in classes or '" ' in classes or "\x00" in classes or '"! ' in classes \
+        or '"!\n' in classes
+
+
+def _closes_a_key(text: str) -> bool:
+    """Whether a quote followed by a colon is the first quote of its line: the end of a quoted key that started
+    on an earlier line, which libyaml refuses (an implicit key is on one line) and rapidyaml takes."""
+    for match in _QUOTE_COLON.finditer(text):
+        at = match.start()
+        line = text[text.rfind("\n", 0, at) + 1:at]
+        if '"' not in line and "'" not in line and not line.lstrip(" ").startswith("#"):
+            return True
+    return False
+
+
+def _node_starts(head: str) -> bool:
+    """Whether a node may start after `head`, the text of its line before it: at the line's start, or after a
+    key's colon or a dash. (On a line that starts with `#`, it is text: a comment, or a line of a block or quoted
+    scalar.)"""
+    before = head.rstrip(" ")
+    return (before == "" or before == "-" or before.endswith((":", " -"))) and not before.lstrip(" ").startswith("#")
