@@ -244,7 +244,11 @@ def test_what_the_quick_reader_leaves_to_documents_py():
                  'a: "\\ud800"\n', 'a: "\\U0000DFFF"\n', '- "a\\\n\n  b"\n', 'k: "a\n  \\ \n  b"\n',
                  'k: "a\\n\\L\\La"\n',
                  "a: |+1\n  \n", "a: ''\nb: |1\n  \n", "a: | #-\n  x\n", "--- |\nx\n", "--- ]\n", "--- {a #c}\n",
-                 "a: 'b\n  c': d\n", 'a:\n  "b\n   c": d\n', "a" + " " * 1024 + ": v\n", "- '\\'  - b\n"]:
+                 "a: 'b\n  c': d\n", 'a:\n  "b\n   c": d\n', "a" + " " * 1024 + ": v\n", "- '\\'  - b\n",
+                 # ... and by a second one (11.5 million texts): a quoted key over two lines whose last line holds
+                 # a `#` or another quote, and a document that is a quoted scalar with a tag right after it
+                 '- "a\n  #": b\n', "- 'a\n  b''c': d\n", 'x:\n  "a\n  b\'c": d\n', '- "a\n  \\"": b\n',
+                 "''!x\n", "'it''s'!x\n"]:
         assert fast.read(text) is None, text
         assert agree(text) is False
     # The plain forms of these are JSON numbers and literals to rapidyaml: a JSON string is a quoted scalar.

@@ -88,6 +88,8 @@ _SPACE_BEFORE_QUOTE = re.compile(r' "[,\n\]}:]')
 
 
 def _document(index: int, out: str, text: str) -> tuple[int, object, bool, bool, frozenset] | None:
+    if out.lstrip()[:1] not in ("{", "[") and out.strip() != "null":
+        raise _Decline  # a document that is a scalar: no manifest, and rapidyaml reads `'a'!x` as "" (no tag)
     if ('".' in out or '"-.' in out) and any(written in out for written in _NAN_INF) or '" ' in out \
             or _SPACE_BEFORE_QUOTE.search(out):
         raise _Decline

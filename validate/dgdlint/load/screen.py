@@ -117,13 +117,42 @@ def _suspect(text: str) -> bool:
 
 
 def _closes_a_key(text: str) -> bool:
-    """Whether a quote followed by a colon is the first quote of its line: the end of a quoted key that started
-    on an earlier line, which libyaml refuses (an implicit key is on one line) and rapidyaml takes."""
+    """Whether a quote followed by a colon may close a quoted key that started on an earlier line, which libyaml
+    refuses (an implicit key is on one line) and rapidyaml takes: unless the quoted scalars of its line, read
+    from the line's start, close exactly at it."""
     for match in _QUOTE_COLON.finditer(text):
         at = match.start()
-        line = text[text.rfind("\n", 0, at) + 1:at]
-        if '"' not in line and "'" not in line and not line.lstrip(" ").startswith("#"):
+        if not _closes_on_its_line(text[text.rfind("\n", 0, at) + 1:at + 1]):
             return True
+    return False
+
+
+def _closes_on_its_line(line: str) -> bool:
+    """Whether the quote that ends `line` closes a quoted scalar opened on the line (one starting at the line's
+    start or after a space or an indicator; `''` inside single quotes and a backslash's escape inside double
+    ones are no end)."""
+    quote, at, last = "", 0, len(line) - 1
+    while at <= last:
+        char = line[at]
+        if quote == "'":
+            if char == "'":
+                if at < last and line[at + 1] == "'":
+                    at += 2
+                    continue
+                if at == last:
+                    return True
+                quote = ""
+        elif quote == '"':
+            if char == "\\":
+                at += 2
+                continue
+            if char == '"':
+                if at == last:
+                    return True
+                quote = ""
+        elif char in "'\"" and (at == 0 or line[at - 1] in " -:[{,?"):
+            quote = char
+        at += 1
     return False
 
 
