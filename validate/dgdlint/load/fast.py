@@ -93,12 +93,9 @@ def _document(index: int, out: str, text: str) -> tuple[int, object, bool, bool,
     if ('".' in out or '"-.' in out) and any(written in out for written in _NAN_INF) or '" ' in out \
             or _SPACE_BEFORE_QUOTE.search(out):
         raise _Decline
-    found = set(_DOUBTFUL.findall(out))
-    if not found <= _SETTLED_SET:  # (most are: the same few texts in every file)
-        for content, colon in found - _SETTLED_SET:
-            _check(content, bool(colon), text)
-            if content and len(_SETTLED_SET) < 65536:
-                _SETTLED_SET.add((content, colon))
+    unsettled = set(_DOUBTFUL.findall(out)) - _SETTLED  # (most are settled: the same few texts in every file)
+    for content, colon in unsettled:
+        _check(content, colon, text)
     floats = [False]
 
     def number(token: str) -> object:
@@ -146,21 +143,27 @@ def _number(token: str) -> object:
         return value
 
 
-_SETTLED: dict[tuple[str, bool], bool] = {}
-_SETTLED_SET: set[tuple[str, str]] = set()  # as _DOUBTFUL finds them: (text, the colon after a key or "")
+# Texts as _DOUBTFUL finds them, (text, the colon after a key or ""): settled (a quoted scalar or a key
+# written as it is read) or doubted. Remembered for the run: the same few texts come back in every file.
+_SETTLED: set[tuple[str, str]] = set()
+_DOUBTED: set[tuple[str, str]] = set()
 
 
-def _check(content: str, key: bool, text: str) -> None:
+def _check(content: str, colon: str, text: str) -> None:
     """Decline where the JSON string `content` may stand for a plain scalar documents.py reads otherwise."""
     if content == "":
         if "''" not in text and '""' not in text:
             raise _Decline  # no quoted empty scalar in the text: an empty plain one (null, or a null key)
         return
-    settled = _SETTLED.get((content, key))
-    if settled is None:
-        settled = _SETTLED[(content, key)] = _settled(content, key)
-    if not settled:
+    found = (content, colon)
+    if found in _DOUBTED:
         raise _Decline
+    if not _settled(content, bool(colon)):
+        if len(_DOUBTED) < 65536:
+            _DOUBTED.add(found)
+        raise _Decline
+    if len(_SETTLED) < 65536:
+        _SETTLED.add(found)
 
 
 def _settled(content: str, key: bool) -> bool:

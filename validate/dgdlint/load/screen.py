@@ -51,8 +51,9 @@ _AFTER_QUOTE = re.compile(r"""["'] +[^\s#:,\]}]""")
 # space after it, a quoted key's end, a control character, a merge key. An ASCII text is first written in these
 # classes of characters (str.translate: one pass in C), where plain substrings find them; a regular expression
 # would take several times as long for the same question.
-_SUSPECT = re.compile(r"""[ \n][]},%@`[{&*!?:|><]|['"] |[\x00-\x09\x0b-\x1f\x7f]|<<|['"]:[ \n]""")
-_SUSPECT_FIRST = frozenset("]},%@`[{&*!?:|><")
+_STARTING = "]},%@`[{&*!?:|><"
+_SUSPECT = re.compile(rf"""[ \n][{re.escape(_STARTING)}]|['"] |[\x00-\x09\x0b-\x1f\x7f]|<<|['"]:[ \n]""")
+_SUSPECT_FIRST = frozenset(_STARTING)
 _CLASSES = str.maketrans({chr(code): "\x00" if code < 32 and code != 10 or code == 127
                           else chr(code) if chr(code) in " \n" else "!" if chr(code) in _SUSPECT_FIRST
                           else '"' if chr(code) in "'\"" else "x" for code in range(128)})
@@ -73,11 +74,12 @@ def declined(text: str) -> bool:
         return True
     if not text.endswith("\n") and ("|" in text or ">" in text):
         return True  # a block scalar may end the text: rapidyaml gives it the line break the text does not have
-    if _DEEP.search("\n" + text[:60]) is not None or _DEEP.search(text) is not None or "..." in text:
+    lines = "\n" + text  # (each line after a line break: the searches that start with one find every line)
+    if _DEEP.search(lines) is not None or "..." in text:
         return True  # (`...` is a document end marker where it starts a line: libyaml wants `---` after it)
     if "\\" in text and _ESCAPES.search(text) is not None:
         return True
-    if _LONG_LINE.search("\n" + text[:1001]) is not None or _LONG_LINE.search(text) is not None:
+    if _LONG_LINE.search(lines) is not None:
         return True  # libyaml takes an implicit key of at most 1024 characters (spaces before its colon too)
     if not _suspect(text):
         return False  # one quick look at the text is enough for most: the checks below look where it found something
@@ -87,7 +89,7 @@ def declined(text: str) -> bool:
         return True
     for match in _INDICATOR.finditer(text):
         at, char = match.start(), match[0]
-        head = text[text.rfind("\n", 0, at) + 1:at]
+        head = _head(text, at)
         if char in "&*!?":
             found = (not head or head[-1] in _AFTER) and (char != "?" or text[at + 1:at + 2] in ("", " ", "\n"))
         else:
@@ -97,7 +99,7 @@ def declined(text: str) -> bool:
     checked = 0  # the end of the last flow collection taken (the ones inside it were checked with it)
     for match in _OPENING.finditer(text):  # where a node starts (elsewhere: inside a scalar)
         at = match.start()
-        if at >= checked and _node_starts(text[text.rfind("\n", 0, at) + 1:at]):
+        if at >= checked and _node_starts(_head(text, at)):
             flow = _FLOW.match(text, at)
             if flow is None:
                 return True
@@ -122,7 +124,7 @@ def _closes_a_key(text: str) -> bool:
     from the line's start, close exactly at it."""
     for match in _QUOTE_COLON.finditer(text):
         at = match.start()
-        if not _closes_on_its_line(text[text.rfind("\n", 0, at) + 1:at + 1]):
+        if not _closes_on_its_line(_head(text, at) + text[at]):
             return True
     return False
 
@@ -154,6 +156,11 @@ def _closes_on_its_line(line: str) -> bool:
             quote = char
         at += 1
     return False
+
+
+def _head(text: str, at: int) -> str:
+    """The text of the line before position `at`."""
+    return text[text.rfind("\n", 0, at) + 1:at]
 
 
 def _node_starts(head: str) -> bool:

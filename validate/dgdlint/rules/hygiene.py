@@ -237,12 +237,11 @@ def env_repeats(model: Model):
             if key in seen_lists:
                 continue
             seen_lists.add(key)
-            names = [item.get("name") if type(item) is dict else None for item in raw]
+            names = [item.get("name") if isinstance(item, dict) else None for item in raw]
             if all(type(name) is str for name in names) and len(set(names)) == len(names):
                 continue  # names all different (the common case, decided in C)
             entries: dict[str, list[int]] = {}
-            for index, item in enumerate(raw):  # every env entry of every file: the common case inline
-                name = item.get("name") if isinstance(item, dict) else None
+            for index, name in enumerate(names):
                 if type(name) is not str:  # a list or map is compared as its JSON, as the server compares keys
                     name = json.dumps(name, sort_keys=True) if isinstance(name, (dict, list)) else as_str(name)
                 if name is not None:  # an empty name is a key too: two of them are a repeat to the server
