@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.refdata import CORPUS, PRERELEASE, ROOT, require_reference
 
-from dgdlint.load import LoadResult, fast, load_text
+from dgdlint.load import LoadResult, fast, load_text, screen
 from dgdlint.load.documents import build_documents
 
 TEST_FILES = sorted(path for path in (ROOT / "tests").rglob("*") if path.suffix in (".yaml", ".yml", ".json"))
@@ -27,7 +27,9 @@ def typed(value: object) -> str:
 
 
 def agree(text: str) -> bool:
-    """Whether load.fast answered; where it did, the answer is documents.py's (asserted)."""
+    """Whether load.fast answered; where it did, the answer is documents.py's (asserted). The screen's answer
+    is the same with its quick looks at the text as with every search run (asserted)."""
+    assert screen.declined(text) == screen.declined(text, quick=False), text
     quick = fast.read(text)
     if quick is None:
         return False

@@ -1,8 +1,8 @@
 """What load.fast leaves to documents.py before parsing: texts rapidyaml does not read as libyaml and Kubernetes'
 YAML reader do, or with bounds it does not check. Each case here is a disagreement the comparison tests
 (tests/load/test_fast_reader.py) or a review found. These searches run on every file a check reads, so each is
-written to be quick: plain substrings where they do, one translation of the text into classes of characters
-(_suspect) before anything slower, and the slower searches only where that finds something."""
+written to be quick: plain substrings where they do, and each slower search only where one translation of the
+text into classes of characters (_CLASSES) shows the characters it needs, side by side."""
 
 from __future__ import annotations
 
@@ -47,16 +47,15 @@ _OPENING = re.compile(r"[\[{]")
 _HEADER = re.compile(r"(?:^|: |- ) *[|>](?![-+]? *$)|^[|>]|^--- *[^\s#]", re.MULTILINE)
 _EMPTY_KEY = re.compile(r"(?:^|- ) *:(?: |$)", re.MULTILINE)
 _AFTER_QUOTE = re.compile(r"""["'] +[^\s#:,\]}]""")
-# Where any of the above may be: a character that starts one after a space or a line's start, a quote with a
-# space after it, a quoted key's end, a control character, a merge key. An ASCII text is first written in these
-# classes of characters (str.translate: one pass in C), where plain substrings find them; a regular expression
-# would take several times as long for the same question.
-_STARTING = "]},%@`[{&*!?:|><"
-_SUSPECT = re.compile(rf"""[ \n][{re.escape(_STARTING)}]|['"] |[\x00-\x09\x0b-\x1f\x7f]|<<|['"]:[ \n]""")
-_SUSPECT_FIRST = frozenset(_STARTING)
+# Each search above runs only where one look at the text, written in classes of characters (str.translate: one pass
+# in C), finds the pair of characters it needs: its indicator after what may come before it (`_preceded`).
+# Plain substrings search that text quickly where a regular expression starting with a class of characters
+# would test every position (several times as long, for each search).
 _CLASSES = str.maketrans({chr(code): "\x00" if code < 32 and code != 10 or code == 127
-                          else chr(code) if chr(code) in " \n" else "!" if chr(code) in _SUSPECT_FIRST
-                          else '"' if chr(code) in "'\"" else "x" for code in range(128)})
+                          else "[" if chr(code) in "[{" else "]" if chr(code) in "]},%@`"
+                          else "&" if chr(code) in "&*!?" else "|" if chr(code) in "|>"
+                          else '"' if chr(code) in "'\"" else chr(code) if chr(code) in " \n:-"
+                          else "x" for code in range(128)})
 _DEEP = re.compile(r"\n[ -]{60}")  # (a literal first: searched quickly)
 # Escapes rapidyaml reads otherwise in a double-quoted scalar: a surrogate (`\ud800`, refused by libyaml), an
 # escaped line break or a line of an escaped space (folded otherwise), `\L` and `\P` (which it writes over
@@ -66,8 +65,9 @@ _QUOTE_COLON = re.compile(r"""["'] *:(?: |\n|$)""")
 _LONG_LINE = re.compile(r"\n[^\n]{1000}")
 
 
-def declined(text: str) -> bool:
-    """Whether load.fast must leave `text` to documents.py (see the module's docstring and the notes above)."""
+def declined(text: str, quick: bool = True) -> bool:
+    """Whether load.fast must leave `text` to documents.py (see the module's docstring and the notes above).
+    `quick=False` runs every search whatever the text holds (the tests compare both answers)."""
     if len(text) > MAX_TEXT or text.count("[") + text.count("{") > MAX_FLOW_OPENINGS:
         return True
     if not text.isascii() and re.compile(_NOT_PLAIN_TEXT).search(text) is not None:
@@ -81,12 +81,46 @@ def declined(text: str) -> bool:
         return True
     if _LONG_LINE.search(lines) is not None:
         return True  # libyaml takes an implicit key of at most 1024 characters (spaces before its colon too)
-    if not _suspect(text):
-        return False  # one quick look at the text is enough for most: the checks below look where it found something
-    if _CONTROL.search(text) is not None or text.startswith("%") or "\n%" in text or "<<" in text:
-        return True  # a control character, a directive, a merge key
-    if _closes_a_key(text):
-        return True
+    if quick:
+        return _searched(text, text.translate(_CLASSES))
+    return _CONTROL.search(text) is not None or text.startswith("%") or "\n%" in text or "<<" in text \
+        or _closes_a_key(text) or _indicates(text) or _flow_refused(text) \
+        or _HEADER.search(text) is not None or _EMPTY_KEY.search(text) is not None \
+        or _AFTER_QUOTE.search(text) is not None
+
+
+def _searched(text: str, classes: str) -> bool:
+    """The searches of `declined` after its bounds, each where `classes` (the text in classes of characters)
+    holds what it looks for: the same answer as running them all."""
+    return "\x00" in classes or text.startswith("%") or "\n%" in text or "<<" in text \
+        or _closes_a_key(text, classes) \
+        or ((_preceded(classes, "&", " \n[]") or _preceded(classes, "]", " \n:-")) and _indicates(text)) \
+        or (_preceded(classes, "[", " \n:-") and _flow_refused(text)) \
+        or ((_preceded(classes, "|", " \n") or text.startswith("---") or "\n---" in text)
+            and _HEADER.search(text) is not None) \
+        or ((classes.startswith(":") or " :" in classes or "\n:" in classes) and _EMPTY_KEY.search(text) is not None) \
+        or ('" ' in classes and _AFTER_QUOTE.search(text) is not None)
+
+
+def _preceded(classes: str, char: str, before: str) -> bool:
+    """Whether `char` starts `classes` or follows one of the characters of `before` in it: its first few
+    occurrences looked at one by one (most indicators are rare), then every pair searched for."""
+    at = classes.find(char)
+    for _ in range(_LOOKED_AT):
+        if at < 0:
+            return False
+        if at == 0 or classes[at - 1] in before:
+            return True
+        at = classes.find(char, at + 1)
+    return any(first + char in classes for first in before)
+
+
+_LOOKED_AT = 8
+
+
+def _indicates(text: str) -> bool:
+    """Whether an anchor, alias, tag or complex key, or a node starting with an indicator a plain scalar cannot
+    start with, is in `text`."""
     for match in _INDICATOR.finditer(text):
         at, char = match.start(), match[0]
         head = _head(text, at)
@@ -96,6 +130,11 @@ def declined(text: str) -> bool:
             found = _node_starts(head)
         if found and not head.lstrip(" ").startswith("#"):  # (a comment's text, or a scalar's: see _node_starts)
             return True
+    return False
+
+
+def _flow_refused(text: str) -> bool:
+    """Whether a flow collection where a node starts is other than _FLOW takes."""
     checked = 0  # the end of the last flow collection taken (the ones inside it were checked with it)
     for match in _OPENING.finditer(text):  # where a node starts (elsewhere: inside a scalar)
         at = match.start()
@@ -104,29 +143,33 @@ def declined(text: str) -> bool:
             if flow is None:
                 return True
             checked = flow.end()
-    return _HEADER.search(text) is not None or _EMPTY_KEY.search(text) is not None \
-        or _AFTER_QUOTE.search(text) is not None
+    return False
 
 
-def _suspect(text: str) -> bool:
-    if text[:1] in _SUSPECT_FIRST or "<<" in text:
-        return True
-    if not text.isascii():
-        return _SUSPECT.search(text) is not None
-    classes = text.translate(_CLASSES)
-    return " !" in classes or "\n!" in classes or '" ' in classes or "\x00" in classes or '"! ' in classes \
-        or '"!\n' in classes
-
-
-def _closes_a_key(text: str) -> bool:
+def _closes_a_key(text: str, classes: str | None = None) -> bool:
     """Whether a quote followed by a colon may close a quoted key that started on an earlier line, which libyaml
     refuses (an implicit key is on one line) and rapidyaml takes: unless the quoted scalars of its line, read
-    from the line's start, close exactly at it."""
-    for match in _QUOTE_COLON.finditer(text):
-        at = match.start()
-        if not _closes_on_its_line(_head(text, at) + text[at]):
-            return True
+    from the line's start, close exactly at it. With `classes` (the text in classes of characters), only where
+    a quote is followed by a space or a colon, and a line where a key is quoted from its start is read quickly."""
+    if classes is None:
+        return any(not _closes_on_its_line(_head(text, match.start()) + text[match.start()])
+                   for match in _QUOTE_COLON.finditer(text))
+    for pair in ('":', '" '):
+        at = classes.find(pair)
+        while at >= 0:
+            if _QUOTE_COLON.match(text, at) is not None:
+                line = _head(text, at) + text[at]
+                if not (_quoted_from_its_start(line) or _closes_on_its_line(line)):
+                    return True
+            at = classes.find(pair, at + 1)
     return False
+
+
+def _quoted_from_its_start(line: str) -> bool:
+    """Whether `line` ends a quoted scalar that opens after its spaces and dashes, with no quote of its kind and
+    no backslash inside it: what _closes_on_its_line answers True for, read in C."""
+    quote, opened = line[-1], line.lstrip(" -")
+    return opened.count(quote) == 2 and opened[0] == quote and "\\" not in opened
 
 
 def _closes_on_its_line(line: str) -> bool:
