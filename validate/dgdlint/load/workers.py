@@ -1,11 +1,12 @@
 """Reading many files in worker processes (`--jobs`; dgdlint.parallel shares the tasks).
 
-Reading YAML with every node's position is most of what a check of many files costs, and each file is
-read on its own: the files are cut into short runs, and this process and its workers each read the next
-run when they are free. A worker sends what it read back marshalled (plain values: marshal reads them
-back faster than pickle, and runs no code), each document's positions as bytes of their own, read only
-when a finding asks for a line. The runs are put back in file order: the result is the one a single
-process gives. Meanwhile this process does what the check needs next (imports, schema compilation)."""
+Reading YAML is most of what a check of many files costs, and each file is read on its own: the files are
+cut into short runs, and this process and its workers each read the next run when they are free. A worker
+marshals each run as soon as it has read it (plain values: marshal reads them back faster than pickle, and
+runs no code; a document's positions as bytes of their own, read only when a finding asks for a line), so
+that writing the bytes is all that is left when it is done. The runs are put back in file order: the result
+is the one a single process gives. Meanwhile this process does what the check needs next (imports, the
+schema stage)."""
 
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ def load_files(files: list[str], load_one: Callable[[str, LoadResult], None], jo
     size = max(FILES_PER_RUN, -(-len(files) // MAX_TASKS))
     runs = [files[start:start + size] for start in range(0, len(files), size)]
     parts = share(len(runs), lambda task: _load_run(runs[task], load_one), workers, meanwhile, send=marshal.dumps,
-                  receive=lambda payload: {task: unpack(part) for task, part in marshal.loads(payload).items()},
-                  ready=pack)
+                  receive=lambda payload: {task: unpack(marshal.loads(part))
+                                           for task, part in marshal.loads(payload).items()},
+                  ready=lambda result: marshal.dumps(pack(result)))
     result = LoadResult()
     for part in parts:
         result.extend(part)
