@@ -4,7 +4,9 @@ check that reads a GPU selector). tests/load/test_fast_reader.py checks that bot
 
 from __future__ import annotations
 
-import importlib.resources
+import os
+
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")  # (as schema.bundled finds schemas/)
 
 
 def yaml_value(text: str) -> object:
@@ -20,4 +22,5 @@ def yaml_value(text: str) -> object:
 
 def data_file(name: str) -> object:
     """The value of dgdlint/data/`name`."""
-    return yaml_value((importlib.resources.files("dgdlint") / "data" / name).read_text(encoding="utf-8"))
+    with open(os.path.join(_DATA, name), encoding="utf-8") as handle:
+        return yaml_value(handle.read())

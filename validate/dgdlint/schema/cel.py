@@ -40,7 +40,7 @@ class CelRule:
         return cls(str(entry.get("rule", "")), entry.get("message"), entry.get("messageExpression"),
                    entry.get("fieldPath"), entry.get("reason"), entry.get("optionalOldSelf") is True)
 
-    @property
+    @cached_property
     def transition(self) -> bool:
         """A transition rule reads oldSelf (Kubernetes decides this from the compiled rule; the name is enough)."""
         return bool(_OLD_SELF.search(self.rule))
