@@ -137,6 +137,22 @@ def test_a_file_over_the_size_limit_is_a_finding_without_reading_it(tmp_path):
     assert result.findings[0].rule == "yaml-limits" and not result.documents
 
 
+def test_a_file_longer_than_its_size_said_is_read_whole(tmp_path, monkeypatch):
+    """A file is read for the bytes its size says, then to the limit where it holds more (it grew since, or its
+    size says nothing, as in /proc)."""
+    import os
+
+    import dgdlint.load.files as files
+
+    grown = tmp_path / "grown.yaml"
+    grown.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: grown\ndata:\n  a: b\n")
+    real_stat = os.stat
+    monkeypatch.setattr(files.os, "stat", lambda path, *a, **k: os.stat_result(
+        (*real_stat(path, *a, **k)[:6], 3, *real_stat(path, *a, **k)[7:])))
+    result = load_paths([str(grown)])
+    assert not result.findings and result.documents[0].value["data"] == {"a": "b"}
+
+
 def test_format_path_is_the_field_path_users_read():
     assert format_path(("spec", "services", "Worker", "envs", 3, "value")) == "spec.services.Worker.envs[3].value"
     assert format_path(("metadata", "labels", "nvidia.com/x")) == "metadata.labels['nvidia.com/x']"

@@ -166,7 +166,11 @@ def _load_file(file: str, result: LoadResult, limit: int, stdin) -> None:
                 "Split the file, or check that it is a manifest.", rule="yaml-limits"))
             return
         with open(file, "rb") as handle:
-            data = handle.read(limit + 1)
+            # As many bytes as the file has (asking for the limit's would allocate that much every time), and
+            # the rest, to the limit, of a file that grew since.
+            data = handle.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += handle.read(limit + 1 - len(data))
     except OSError as error:
         result.files.append(file)
         result.findings.append(parse_finding(file, 1, 1, f"cannot read file: {error.strerror}",
