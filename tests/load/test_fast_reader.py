@@ -17,6 +17,7 @@ from tests.refdata import CORPUS, PRERELEASE, ROOT, require_reference
 
 from dgdlint.load import LoadResult, fast, load_text, screen
 from dgdlint.load.documents import build_documents
+from dgdlint.load.resolve import _FIXED, STR, Refused, resolve_plain
 
 TEST_FILES = sorted(path for path in (ROOT / "tests").rglob("*") if path.suffix in (".yaml", ".yml", ".json"))
 
@@ -210,6 +211,18 @@ def test_the_readers_agree_on_mutants_of_real_files():
 def test_the_readers_agree_on_many_mutants(seed):
     for text in _mutants(seed, 5000):
         agree(text)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.from_regex(r"[yYnNtTfFoO][0-9a-zA-Z_.+-]{0,6}", fullmatch=True) | st.sampled_from(sorted(_FIXED)))
+def test_every_text_starting_with_a_letter_that_means_anything_is_doubted(word):
+    """load.fast doubts, of the JSON strings starting with a letter, only resolve._FIXED's words: every other
+    such text is a string to resolve.py, as quoted or plain."""
+    try:
+        tag = resolve_plain(word)[0]
+    except Refused:
+        tag = None
+    assert (fast._DOUBTFUL.fullmatch(f'"{word}"') is not None) == (tag != STR)
 
 
 def test_a_document_read_quickly_finds_its_positions_when_asked():

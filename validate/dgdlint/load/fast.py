@@ -37,8 +37,10 @@ except ImportError:  # pragma: no cover - a platform without a rapidyaml wheel: 
     ryml = None
 
 # A JSON string that may be a plain scalar resolve.py types otherwise (a wide net; _settled decides), and
-# whether it is a key (a colon follows).
-_DOUBTFUL = re.compile(r'"([-+.0-9~yYnNtTfFoO][0-9a-zA-Z_.+-]*|)"(\s*:)?')
+# whether it is a key (a colon follows): text starting as a number, `~` or nothing, and the words that start
+# with a letter and mean anything (resolve._FIXED); a look at the first character first.
+_FIXED_WORDS = "[yYnN]|[yY]es|YES|[nN]o|NO|[tT]rue|TRUE|[fF]alse|FALSE|[oO]n|ON|[oO]ff|OFF|[nN]ull|NULL"
+_DOUBTFUL = re.compile(rf'"(?=[-+.0-9~yYnNtTfFoO"])([-+.0-9~][0-9a-zA-Z_.+-]*|{_FIXED_WORDS}|)"(\s*:)?')
 
 _NONE = 2**64 - 1  # rapidyaml's "no node"
 

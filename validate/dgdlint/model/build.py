@@ -70,15 +70,20 @@ def _index(model: Model) -> Model:
 
 def _env_entries(obj: KObject, raw: object, path: tuple, origin: str) -> list[EnvVar]:
     entries = []
-    for index, item in enumerate(as_list(raw)):
-        item = as_map(item)
-        name = as_str(item.get("name"))
+    for index, item in enumerate(raw if type(raw) is list else as_list(raw)):  # (the quick test first)
+        if not isinstance(item, dict):
+            continue
+        name = item.get("name")
+        if type(name) is not str:
+            name = as_str(name)
         if not name:
             continue
-        value_from = item.get("valueFrom") if isinstance(item.get("valueFrom"), dict) else None
+        value_from = item.get("valueFrom")
+        value_from = value_from if isinstance(value_from, dict) else None
         raw = item.get("value")  # missing and null alike are "" (the API server prunes or zeroes a null)
-        value = None if value_from is not None else ("" if raw is None else as_str(raw))
-        written = isinstance(raw, (str, int, float)) and as_str(raw) != ""
+        text = raw if type(raw) is str else as_str(raw)
+        value = None if value_from is not None else ("" if raw is None else text)
+        written = bool(text) and isinstance(raw, (str, int, float))
         entries.append(EnvVar(name, value, value_from, path + (index,), origin, written))
     return entries
 
