@@ -91,11 +91,14 @@ def expand_paths(paths: Iterable[str]) -> list[str]:
             if "-" not in files:  # standard input is read once, however often it is named
                 files.append("-")
             continue
-        path = Path(raw)
-        if not os.path.lexists(path):
-            raise UsageError(f"{raw}: no such file or directory")
-        if path.is_dir():
-            files.extend(_walk(path))
+        try:  # (one stat a path: a check of many files names each, and the workers' files come through here)
+            is_dir = stat.S_ISDIR(os.stat(raw).st_mode)
+        except (OSError, ValueError):  # missing, a broken link, out of reach: reading it says which
+            if not os.path.lexists(raw):
+                raise UsageError(f"{raw}: no such file or directory") from None
+            is_dir = False
+        if is_dir:
+            files.extend(_walk(Path(raw)))
         else:
             files.append(raw)
     return files
