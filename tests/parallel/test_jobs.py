@@ -4,7 +4,6 @@ report."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -35,7 +34,7 @@ def shape(loaded) -> tuple:
     """Everything a LoadResult holds, positions read out."""
     documents = [(d.file, d.index, d.value, d.line, d.column, d.places(), d.has_null, d.whole_floats, d.marks,
                   d.keys) for d in loaded.documents]
-    findings = [dataclasses.asdict(finding) for finding in loaded.findings]
+    findings = [finding.to_dict() for finding in loaded.findings]
     return documents, findings, loaded.files, loaded.template_syntax, loaded.manifest_like
 
 

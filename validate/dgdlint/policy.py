@@ -8,7 +8,6 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from dgdlint.findings import SEVERITIES, Finding
@@ -22,16 +21,24 @@ class ConfigError(Exception):
     """A configuration or baseline file that cannot be used (a usage error, exit 2)."""
 
 
-@dataclass
 class Config:
-    select: list[str] = field(default_factory=list)  # empty: every rule
-    ignore: list[str] = field(default_factory=list)
-    severity: dict[str, str] = field(default_factory=dict)
-    exclude: list[str] = field(default_factory=list)  # glob patterns of paths not to read
-    fail_on: str = "error"
-    dynamo_version: str | None = None  # the bundled release of the schemas (default: the newest)
-    service_node_port_range: str | None = None  # the cluster's kube-apiserver flag (default: 30000-32767)
-    source: str = ""
+    """A configuration file's settings. (A plain class, as findings.Finding is: read before the reading workers
+    start.)"""
+
+    def __init__(self, select: list[str] | None = None, ignore: list[str] | None = None,
+                 severity: dict[str, str] | None = None, exclude: list[str] | None = None, fail_on: str = "error",
+                 dynamo_version: str | None = None, service_node_port_range: str | None = None, source: str = ""):
+        self.select = [] if select is None else select  # empty: every rule
+        self.ignore = [] if ignore is None else ignore
+        self.severity = {} if severity is None else severity
+        self.exclude = [] if exclude is None else exclude  # glob patterns of paths not to read
+        self.fail_on = fail_on
+        self.dynamo_version = dynamo_version  # the bundled release of the schemas (default: the newest)
+        self.service_node_port_range = service_node_port_range  # the kube-apiserver flag (default: 30000-32767)
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"Config({vars(self)!r})"
 
     def excluded(self, path: str) -> bool:
         normalized = path.replace(os.sep, "/")
@@ -152,10 +159,12 @@ def apply_config(findings: list[Finding], config: Config) -> list[Finding]:
 # Suppressions on objects
 
 
-@dataclass
 class Suppressed:
-    finding: Finding
-    reason: str
+    """A finding its object's annotation suppresses, and the reason given."""
+
+    def __init__(self, finding: Finding, reason: str):
+        self.finding = finding
+        self.reason = reason
 
 
 def apply_suppressions(findings: list[Finding], objects,

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from dgdlint.commands.options import UsageProblem, set_keys
 from dgdlint.findings import Finding
@@ -17,14 +16,16 @@ from dgdlint.load import LoadResult
 CHART_ARCHIVE_SUFFIXES = (".tgz", ".tar.gz")
 
 
-@dataclass
 class Inputs:
-    """What was read: the documents and their parse findings, plus findings of a chart that did not render."""
+    """What was read: the documents and their parse findings, plus findings of a chart that did not render.
+    (A plain class, as findings.Finding is: imported before the reading workers start.)"""
 
-    loaded: LoadResult = field(default_factory=LoadResult)
-    render_findings: list[Finding] = field(default_factory=list)
-    sources: list[str] = field(default_factory=list)  # what the user named, for messages
-    rendered: dict[str, tuple[str, str]] = field(default_factory=dict)  # rendered name -> (template, text)
+    def __init__(self, loaded: LoadResult | None = None, render_findings: list[Finding] | None = None,
+                 sources: list[str] | None = None, rendered: dict[str, tuple[str, str]] | None = None):
+        self.loaded = LoadResult() if loaded is None else loaded
+        self.render_findings = [] if render_findings is None else render_findings
+        self.sources = [] if sources is None else sources  # what the user named, for messages
+        self.rendered = {} if rendered is None else rendered  # rendered name -> (template, text)
 
     @property
     def nothing_rendered(self) -> bool:

@@ -8,7 +8,6 @@ exact rendered lines.)"""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 
@@ -33,7 +32,7 @@ def _moved(location, rendered, sources):
     if location.file not in rendered:
         return location
     file, line, column = _template_position(location.file, location.line, location.column, rendered, sources)
-    return dataclasses.replace(location, file=file, line=line, column=column)
+    return location.replace(file=file, line=line, column=column)
 
 
 def _template_position(name: str, line: int, column: int, rendered: dict,

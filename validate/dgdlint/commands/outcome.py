@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from dgdlint.commands.options import EXIT_FINDINGS, EXIT_OK, UsageProblem, outputs
 
 
-@dataclass
 class Policy:
-    """What decides a check's outcome besides the findings: configuration, annotations, baseline."""
+    """What decides a check's outcome besides the findings: configuration, annotations, baseline. (A plain
+    class, as findings.Finding is: made before the reading workers start.)"""
 
-    config: object  # dgdlint.policy.Config
-    annotations: bool = True
-    baseline: set[str] | None = None
-    write_baseline: str | None = None
+    def __init__(self, config, annotations: bool = True, baseline: set[str] | None = None,
+                 write_baseline: str | None = None):
+        self.config = config  # dgdlint.policy.Config
+        self.annotations = annotations
+        self.baseline = baseline
+        self.write_baseline = write_baseline
 
 
 def read_policy(args) -> Policy:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import marshal
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from dgdlint.findings import Finding
 
@@ -78,15 +77,22 @@ class Document:
             path = path[:-1]
 
 
-@dataclass
 class LoadResult:
-    """The documents read from a set of files, the findings about what could not be read, and the files."""
+    """The documents read from a set of files, the findings about what could not be read, and the files.
+    (A plain class, as findings.Finding is: imported before the reading workers start.)"""
 
-    documents: list[Document] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    template_syntax: set[str] = field(default_factory=set)  # files whose text has Helm's `{{`
-    manifest_like: set[str] = field(default_factory=set)  # files whose text says apiVersion and kind
+    def __init__(self, documents: list[Document] | None = None, findings: list[Finding] | None = None,
+                 files: list[str] | None = None, template_syntax: set[str] | None = None,
+                 manifest_like: set[str] | None = None):
+        self.documents = [] if documents is None else documents
+        self.findings = [] if findings is None else findings
+        self.files = [] if files is None else files
+        self.template_syntax = set() if template_syntax is None else template_syntax  # files with Helm's `{{`
+        self.manifest_like = set() if manifest_like is None else manifest_like  # files that say apiVersion, kind
+
+    def __repr__(self) -> str:
+        return (f"LoadResult({len(self.documents)} documents, {len(self.findings)} findings, "
+                f"{len(self.files)} files)")
 
     def extend(self, other: LoadResult) -> None:
         """Add what `other` loaded after what this one has (as if its files came next)."""
