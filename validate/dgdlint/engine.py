@@ -72,10 +72,13 @@ MIN_OBJECTS_TO_SHARE = 32
 # Rules whose work is their own: what they compute of the model is little used by other rules (measured on the
 # presets' graphs: each costs about as much first as after every other rule). Where a worker runs the schema
 # stage, these are tasks of their own, which the worker takes once the schema stage is done while dgdlint runs
-# the other rules; a rule that reads what others compute would compute it again there. Largest first.
+# the other rules; a rule that reads what others compute would compute it again there. Largest first: the small
+# ones last, taken by whichever process is free, so that both finish together.
 PORTABLE_RULES = ("pod-spec-invalid", "env-source-invalid", "security-context-invalid", "scheduling-spec-invalid",
                   "resource-quantity-invalid", "node-affinity-unsatisfiable", "container-resources-invalid",
-                  "volume-mount-unknown", "object-metadata-invalid")
+                  "volume-mount-unknown", "object-metadata-invalid", "duplicate-env", "compilation-cache-invalid",
+                  "volume-mount-point-missing", "metadata-value-not-string", "image-tag-pinned", "frontend-requests-gpu",
+                  "runtime-class-invalid")
 
 
 def _schema_and_rules(model: Model, schema_stage, jobs: int | None) -> list[Finding]:
