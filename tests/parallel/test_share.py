@@ -70,6 +70,26 @@ def test_the_tasks_of_a_worker_that_dies_are_run_here(no_children_left):
     assert no_children_left()
 
 
+def test_what_a_worker_sent_before_it_died_is_kept(no_children_left):
+    """A worker sends each result as soon as it has it: the tasks it finished before it died are not run again
+    here, only the one it died in and those it did not take."""
+    here, done_there, ran_here = os.getpid(), [0], []
+
+    def task(number):
+        if os.getpid() == here:
+            ran_here.append(number)
+        else:
+            done_there[0] += 1
+            if done_there[0] == 5:
+                os._exit(9)
+        return number * 2
+
+    results = parallel.share(20, task, 1, meanwhile=lambda: time.sleep(0.3))  # the worker starts alone
+    assert results == [number * 2 for number in range(20)]
+    assert sorted(ran_here) == list(range(4, 20))  # (the one it died in, 4, after the rest)
+    assert no_children_left()
+
+
 def test_a_worker_whose_results_cannot_be_sent_is_replaced_by_this_process():
     results = parallel.share(40, lambda task: (lambda: task) if os.getpid() != HERE[0] else task, 2)
     assert results == list(range(40))  # a lambda does not pickle: the worker sends nothing, its tasks rerun here

@@ -77,8 +77,8 @@ MIN_OBJECTS_TO_SHARE = 32
 PORTABLE_RULES = ("pod-spec-invalid", "env-source-invalid", "security-context-invalid", "scheduling-spec-invalid",
                   "resource-quantity-invalid", "node-affinity-unsatisfiable", "container-resources-invalid",
                   "volume-mount-unknown", "object-metadata-invalid", "duplicate-env", "compilation-cache-invalid",
-                  "volume-mount-point-missing", "metadata-value-not-string", "image-tag-pinned", "frontend-requests-gpu",
-                  "runtime-class-invalid")
+                  "volume-mount-point-missing", "metadata-value-not-string", "image-tag-pinned",
+                  "frontend-requests-gpu", "runtime-class-invalid")
 
 
 def _schema_and_rules(model: Model, schema_stage, jobs: int | None) -> list[Finding]:

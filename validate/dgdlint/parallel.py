@@ -5,11 +5,13 @@ Each worker is a fork, so it has everything this process has (modules imported, 
 model built) and nothing is sent to it. The tasks are numbered and their numbers written into a pipe whose
 writing end is then closed: each process, this one included, reads the next number when it is free, so a
 slow task or a busy core does not hold the others back, and a process that finds the pipe empty is done.
-Each worker sends back what its tasks gave (pickled, or as the caller encodes it) when it is done.
+A worker sends each task's result (pickled, or as the caller encodes it) as soon as it has it, without
+waiting for this process to read (what the pipe cannot hold yet waits in the worker), and this process
+reads what has come between its own tasks: little is left to read once the last task is done.
 
-Nothing is lost when a worker fails: its tasks are run here. Where forking is unsafe or missing (another
-thread in this process, a native one included; a platform without /proc, where that cannot be seen), the
-tasks run here, one after another."""
+Nothing is lost when a worker fails: the tasks it did not send are run here. Where forking is unsafe or
+missing (another thread in this process, a native one included; a platform without /proc, where that cannot
+be seen), the tasks run here, one after another."""
 
 from __future__ import annotations
 
@@ -83,7 +85,7 @@ def share(tasks: int, run: Callable[[int], object], workers: int, meanwhile: Cal
         return _here(tasks, run, meanwhile)
     os.write(queue_write, b"".join(task.to_bytes(_RECORD, "little") for task in range(tasks)))
     os.close(queue_write)
-    started: list[tuple[int, int]] = []
+    started: list[_Worker] = []
     try:
         for _ in range(workers):
             try:
@@ -91,18 +93,25 @@ def share(tasks: int, run: Callable[[int], object], workers: int, meanwhile: Cal
                                      send or _pickled))
             except OSError:  # no more processes, memory or descriptors: fewer workers, maybe none
                 break
+        results: dict = {}
+        read = receive or _unpickled
+
+        def drain() -> None:
+            for worker in started:
+                worker.read(results, read, block=False)
+
         if meanwhile is not None:
             meanwhile()
-        results = _claim(queue_read, run)
+        drain()
+        _claim(queue_read, run, results, after=drain)
         os.close(queue_read)
         queue_read = -1
         while started:
-            pid, pipe = started.pop(0)
-            results.update(_collect(pid, pipe, receive or _unpickled))
+            started.pop(0).finish(results, read)
         return [results[task] if task in results else run(task) for task in range(tasks)]  # a worker's lost ones
     finally:
-        for pid, pipe in started:  # meanwhile or a task failed here: the workers are not needed any more
-            _stop(pid, pipe)
+        for worker in started:  # meanwhile or a task failed here: the workers are not needed any more
+            worker.stop()
         if queue_read >= 0:
             os.close(queue_read)
 
@@ -113,54 +122,152 @@ def _here(tasks: int, run, meanwhile) -> list:
     return [run(task) for task in range(tasks)]
 
 
-def _claim(queue: int, run) -> dict:
-    results = {}
+def _claim(queue: int, run, results: dict | None = None, after=None) -> dict:
+    """Run the tasks whose numbers this process reads from the queue, into `results`; `after` each one."""
+    results = {} if results is None else results
     while True:
         record = os.read(queue, _RECORD)
         if len(record) < _RECORD:  # empty (every number was written at once: a record is never split)
             return results
         task = int.from_bytes(record, "little")
         results[task] = run(task)
+        if after is not None:
+            after()
 
 
-def _fork(queue: int, run, send) -> tuple[int, int]:
+_LENGTH = 8  # each result travels as its length, then its bytes
+
+
+def _fork(queue: int, run, send) -> _Worker:
     read_end, write_end = os.pipe()
+    _widen(write_end)
     try:
         pid = os.fork()
     except OSError:
         os.close(read_end)
         os.close(write_end)
         raise
-    if pid == 0:  # the worker: run tasks, send, and leave without this process's exit handlers or buffers
+    if pid == 0:  # the worker: run tasks, send each result, leave without this process's exit handlers or buffers
         status = 1
         try:
             os.close(read_end)
-            payload = send(_claim(queue, run))
-            with os.fdopen(write_end, "wb") as out:
-                out.write(payload)
+            out = _Outbox(write_end)
+            _claim(queue, lambda task: out.put(send({task: run(task)})))
+            out.close()
             status = 0
-        except BaseException:  # noqa: BLE001 - whatever went wrong, this process runs the tasks itself
+        except BaseException:  # noqa: BLE001 - whatever went wrong, this process runs the tasks not sent
             pass
         finally:
             os._exit(status)
     os.close(write_end)
-    return pid, read_end
+    os.set_blocking(read_end, False)
+    return _Worker(pid, read_end)
 
 
-def _collect(pid: int, pipe: int, receive) -> dict:
-    """A worker's results; none if it sent none it could finish (its tasks are then run here)."""
+def _widen(pipe: int) -> None:
+    """A pipe that holds a megabyte (Linux's most without privileges; 64 KiB otherwise): results a worker sends
+    while this process is busy elsewhere wait in the pipe, not in the worker until its next task."""
     try:
-        with os.fdopen(pipe, "rb") as source:
-            payload = source.read()
-    finally:
-        _, status = os.waitpid(pid, 0)
-    if status != 0 or not payload:
-        return {}
-    try:
-        results = receive(payload)
-    except Exception:  # noqa: BLE001 - cut short
-        return {}
-    return results if isinstance(results, dict) else {}
+        import fcntl
+
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):  # another platform, or a lower limit: the pipe as it is
+        pass
+
+
+class _Outbox:
+    """A worker's results on their way: written as far as the pipe takes them now, the rest when it can."""
+
+    def __init__(self, pipe: int):
+        self.pipe = pipe
+        self.pending = bytearray()
+        self.sent = 0
+        os.set_blocking(pipe, False)
+
+    def put(self, payload: bytes) -> None:
+        if self.sent > len(self.pending) // 2:  # (what was written is dropped now and then, not at each write)
+            del self.pending[:self.sent]
+            self.sent = 0
+        self.pending += len(payload).to_bytes(_LENGTH, "little")
+        self.pending += payload
+        self._write()
+
+    def _write(self) -> None:
+        with memoryview(self.pending) as view:
+            while self.sent < len(view):
+                try:
+                    self.sent += os.write(self.pipe, view[self.sent:])
+                except BlockingIOError:  # the pipe is full until this process reads it
+                    return
+
+    def close(self) -> None:
+        os.set_blocking(self.pipe, True)
+        self._write()
+        os.close(self.pipe)
+
+
+class _Worker:
+    """A worker as this process sees it: its process, and the results it has sent, read as they come."""
+
+    def __init__(self, pid: int, pipe: int):
+        self.pid = pid
+        self.pipe = pipe
+        self.buffer = bytearray()
+        self.broken = False  # a result could not be read: the rest are not trusted (their tasks run here)
+
+    def read(self, results: dict, receive, block: bool) -> None:
+        """Read what the worker has sent (until it is done, with `block`) into `results`."""
+        if self.pipe < 0:
+            return
+        os.set_blocking(self.pipe, block)
+        while True:
+            try:
+                chunk = os.read(self.pipe, 1 << 20)
+            except BlockingIOError:
+                break
+            if not chunk:  # the worker is done (or gone)
+                os.close(self.pipe)
+                self.pipe = -1
+                break
+            self.buffer += chunk
+        self._take(results, receive)
+
+    def _take(self, results: dict, receive) -> None:
+        at = 0
+        while not self.broken and len(self.buffer) - at >= _LENGTH:
+            size = int.from_bytes(self.buffer[at:at + _LENGTH], "little")
+            if len(self.buffer) - at - _LENGTH < size:
+                break  # the rest of it is still on its way
+            payload = bytes(self.buffer[at + _LENGTH:at + _LENGTH + size])
+            at += _LENGTH + size
+            try:
+                part = receive(payload)
+            except Exception:  # noqa: BLE001 - cut short or not what was sent
+                self.broken = True
+                break
+            if isinstance(part, dict):
+                results.update(part)
+        del self.buffer[:at]
+
+    def finish(self, results: dict, receive) -> None:
+        """Every result the worker sends, then the worker waited for."""
+        self.read(results, receive, block=True)
+        os.waitpid(self.pid, 0)
+
+    def stop(self) -> None:
+        import signal
+
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        if self.pipe >= 0:
+            try:
+                os.close(self.pipe)
+            except OSError:
+                pass
+            self.pipe = -1
 
 
 def _pickled(results: dict) -> bytes:
@@ -169,17 +276,3 @@ def _pickled(results: dict) -> bytes:
 
 def _unpickled(payload: bytes) -> dict:
     return pickle.loads(payload)  # noqa: S301 - written by this process's own fork
-
-
-def _stop(pid: int, pipe: int) -> None:
-    import signal
-
-    try:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    except OSError:
-        pass
-    try:
-        os.close(pipe)
-    except OSError:
-        pass
