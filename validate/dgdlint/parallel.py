@@ -71,9 +71,8 @@ def share(tasks: int, run: Callable[[int], object], workers: int, meanwhile: Cal
           ready: Callable[[object], object] | None = None) -> list:
     """[run(0), ..., run(tasks - 1)], the tasks shared between this process and up to `workers` forks.
     `meanwhile` runs here first, while the workers start on the tasks (before the tasks where no worker
-    starts). A worker's results, {task: ready(result)} (`ready` readies each
-    for the journey as soon as it is done), travel as `send` writes them and `receive` reads them back
-    (pickle by default)."""
+    starts). A worker's result of each task, {task: ready(result)} (`ready` readies it for the journey),
+    travels as `send` writes it and `receive` reads it back (pickle by default), as soon as it is done."""
     if tasks > MAX_TASKS:
         raise ValueError(f"at most {MAX_TASKS} tasks")
     workers = min(workers, tasks - 1)
